@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host targets run on a Debian host as root; they make the build root
+# (test/mkroot.sh) and do the work inside it. The in-root-* targets are what
+# runs inside.
+KERNELS ?= 7.2 7.3
+ROOT_RUN := test/inroot.sh
+
+all: root
+	$(ROOT_RUN) make -C /src in-root-build KERNELS="$(KERNELS)"
+
+root:
+	bash test/mkroot.sh
+
+test: all
+	bash test/run.sh -k "$(KERNELS)"
+
+demo: all
+	bash test/demo.sh
+
+check: all
+	$(ROOT_RUN) make -C /src in-root-check KERNELS="$(KERNELS)"
+
+generate: root
+	$(ROOT_RUN) make -C /src in-root-generate
+
+clean:
+	rm -rf build
+
+# ---- inside the build root --------------------------------------------------
+kver = $(shell awk '$$1 == "$(1)" { print $$2 }' /etc/devmemx-kernels)
+
+in-root-build:
+	set -e; for s in $(KERNELS); do \
+		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
+		mkdir -p build/$$k/module; \
+		$(MAKE) -C /lib/modules/$$k/build M=/src/module MO=/src/build/$$k/module modules; \
+	done
+	mkdir -p build/tools
+	$(MAKE) -C tools O=/src/build/tools
+
+in-root-generate:
+	uapi/regen.sh
+
+in-root-check-generated:
+	uapi/regen.sh --check
+
+.PHONY: all root test demo check generate clean in-root-build in-root-generate

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit directly, auto-generated from: */
+/*	uapi/devmemx.yaml */
+/* YNL-GEN kernel header */
+/* To regenerate run: tools/net/ynl/ynl-regen.sh */
+
+#ifndef _LINUX_DEVMEMX_GEN_H
+#define _LINUX_DEVMEMX_GEN_H
+
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include <uapi/linux/devmemx.h>
+
+int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info);
+
+extern struct genl_family devmemx_nl_family;
+
+#endif /* _LINUX_DEVMEMX_GEN_H */

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the host-side scripts: where things live, how to enter the root.
+
+DX_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DX_CACHE=${DX_CACHE:-$DX_TOP/.cache}
+DX_ROOT=$DX_CACHE/root
+DX_BUILD=$DX_TOP/build
+
+dx_die() { echo "devmemx: $*" >&2; exit 1; }
+dx_log() { echo "devmemx: $*" >&2; }
+
+# The Debian mirror this host already uses, read from its apt configuration.
+dx_mirror() {
+	local uri
+	uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null |
+	      tr ' ' '\n' | grep -E '/debian/?$' | head -n1)
+	[ -n "$uri" ] || uri=$(grep -hE '^deb[[:space:]]' /etc/apt/sources.list \
+			/etc/apt/sources.list.d/*.list 2>/dev/null |
+			awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' |
+			grep -E '/debian/?$' | head -n1)
+	[ -n "$uri" ] || dx_die "no Debian mirror found in /etc/apt (sources.list or *.sources)"
+	echo "${uri%/}"
+}
+
+# Remove a tree that an interrupted mmdebstrap or chroot may have left
+# mounts in: unmount them first, and never cross into another filesystem.
+dx_rm_tree() {
+	local m
+	[ -e "$1" ] || return 0
+	findmnt -rn -o TARGET | { grep -F "$(realpath "$1")/" || true; } |
+		sort -r | while read -r m; do umount -l "$m"; done
+	rm -rf --one-file-system "$1"
+}
+
+# Kernel releases picked when the root was made: "7.2 <kver>" per line.
+dx_kernels() {
+	[ -f "$DX_ROOT/etc/devmemx-kernels" ] || dx_die "no build root; run: make root"
+	cat "$DX_ROOT/etc/devmemx-kernels"
+}
+
+dx_kver() {
+	dx_kernels | awk -v s="$1" '$1 == s { print $2 }'
+}
+
+# Run a command inside the root, with the project at /src. Mounts live in a
+# private mount namespace and vanish with it.
+dx_in_root() {
+	unshare --mount --propagation private -- /bin/sh -ec '
+		R=$1; T=$2; shift 2
+		mount -t proc proc "$R/proc"
+		mount --rbind /sys "$R/sys"
+		mount --rbind /dev "$R/dev"
+		mkdir -p "$R/src"
+		mount --bind "$T" "$R/src"
+		exec chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			HOME=/root LANG=C.UTF-8 "$@"' sh "$DX_ROOT" "$DX_TOP" "$@"
+}

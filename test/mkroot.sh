@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Make (or reuse) the build root: a Debian trixie root with trixie-backports,
+# holding the headers and images of the stock kernels devmemx is tested on,
+# the toolchain, and everything the VM runner needs. Reused while this file
+# is unchanged; rebuilt when it changes. Needs root on a Debian host.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+PACKAGES=(
+	build-essential kmod bc cpio rsync python3 python3-yaml python3-jsonschema perl
+	dwarves sparse dkms
+	libnl-3-dev libnl-genl-3-dev pkgconf
+	busybox-static ethtool iproute2 procps
+	qemu-system-x86
+)
+# The suite each kernel comes from.
+declare -A SUITE=([6.12]=trixie [7.2]=trixie-backports [7.3]=trixie-backports)
+
+recipe=$(sha256sum "$0" | cut -d' ' -f1)
+stamp=$DX_ROOT/etc/devmemx-recipe
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ]; then
+	dx_log "build root up to date ($DX_ROOT)"
+	exit 0
+fi
+
+[ "$(id -u)" = 0 ] || dx_die "making the build root needs root"
+need=()
+command -v mmdebstrap >/dev/null || need+=(mmdebstrap)
+[ -f /usr/share/keyrings/debian-archive-trixie-stable.gpg ] || need+=(debian-archive-keyring)
+if [ ${#need[@]} -gt 0 ]; then
+	dx_log "installing host packages: ${need[*]}"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+mirror=$(dx_mirror)
+dx_log "making build root from $mirror (trixie, trixie-backports)"
+dx_rm_tree "$DX_ROOT.new"
+mkdir -p "$DX_CACHE"
+mmdebstrap --variant=buildd --mode=root --components=main \
+	--aptopt='Acquire::Retries "3"' \
+	--include="$(IFS=,; echo "${PACKAGES[*]}")" \
+	trixie "$DX_ROOT.new" \
+	"deb $mirror trixie main" "deb $mirror trixie-backports main"
+
+# Pick the newest ABI of each series from the package index, and say so.
+newest() { # suite series
+	dx_in_root apt-cache search --names-only "^linux-headers-$2\.[0-9.+a-z]*-amd64$" |
+		awk '{ print $1 }' | sed 's/^linux-headers-//' | sort -V | tail -n1
+}
+DX_ROOT=$DX_ROOT.new
+dx_in_root apt-get update -q
+: >"$DX_ROOT/etc/devmemx-kernels"
+pkgs=()
+for series in 6.12 7.2 7.3; do
+	kver=$(newest "${SUITE[$series]}" "$series")
+	[ -n "$kver" ] || dx_die "no linux-headers-$series.*-amd64 in ${SUITE[$series]}"
+	dx_log "kernel $series: $kver (${SUITE[$series]})"
+	echo "$series $kver" >>"$DX_ROOT/etc/devmemx-kernels"
+	pkgs+=("linux-headers-$kver/${SUITE[$series]}" "linux-image-$kver/${SUITE[$series]}")
+done
+# checkpatch.pl and the YNL generator come from the kernel source.
+pkgs+=(linux-base/trixie-backports linux-source-7.2/trixie-backports)
+dx_in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	--no-install-recommends "${pkgs[@]}"
+src=$(ls "$DX_ROOT"/usr/src/linux-source-7.2.tar.xz)
+mkdir -p "$DX_ROOT/opt/linux"
+tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
+	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+	'*/scripts/const_structs.checkpatch' '*/tools/net/ynl/*' \
+	'*/Documentation/netlink/*' '*/MAINTAINERS'
+rm -f "$src"
+dx_in_root apt-get clean
+echo "$recipe" >"$DX_ROOT/etc/devmemx-recipe"
+dx_rm_tree "${DX_ROOT%.new}"
+mv "$DX_ROOT" "${DX_ROOT%.new}"
+dx_log "build root ready: $(du -sh "${DX_ROOT%.new}" | cut -f1)"

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The test runner: boots each stock kernel once in QEMU (TCG) with our
+# modules, tools and test scripts, runs every test inside that boot, checks
+# the kernel log, checks that 6.12 is refused, and prints one KTAP line per
+# test per kernel and a summary line.
+#
+# usage: run.sh [-k "7.2 7.3"] [-t test,test] [-T timeout-seconds]
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernels="7.2 7.3" only= vm_timeout=${DX_VM_TIMEOUT:-1500}
+while getopts k:t:T: o; do
+	case $o in
+	k) kernels=$OPTARG ;;
+	t) only=$OPTARG ;;
+	T) vm_timeout=$OPTARG ;;
+	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds]" ;;
+	esac
+done
+
+# Kernel log lines that fail a run, whatever the tests said.
+BAD_LOG='WARNING:|BUG:|kernel BUG|Oops|refcount_t|use-after-free|general protection|Kernel panic|Call Trace:'
+
+n=0 passed=0 failed=0 skipped=0
+report() { # ok|fail|skip name [reason]
+	n=$((n + 1))
+	case $1 in
+	ok) passed=$((passed + 1)); echo "ok $n $2" ;;
+	skip) skipped=$((skipped + 1)); echo "ok $n $2 # SKIP ${3:-no reason given}" ;;
+	*) failed=$((failed + 1)); echo "not ok $n $2" ;;
+	esac
+}
+
+all_tests=$(cd "$DX_TOP/test/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||')
+[ -z "$only" ] || all_tests=$(tr ',' '\n' <<<"$only")
+
+echo "KTAP version 1"
+for series in $kernels; do
+	kver=$(dx_kver "$series")
+	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
+	out=$DX_BUILD/vm/$series
+	mkdir -p "$out"
+	rm -f "$out"/{console.log,results.log}
+	echo "# kernel $series: $kver"
+	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$series/initrd.img" ||
+		dx_die "cannot pack the initramfs for $kver"
+	start=$SECONDS
+	dx_in_root timeout "$vm_timeout" qemu-system-x86_64 -m 2G -smp 2 \
+		-display none -monitor none -no-reboot \
+		-kernel "/boot/vmlinuz-$kver" \
+		-initrd "/src/build/vm/$series/initrd.img" \
+		-serial "file:/src/build/vm/$series/console.log" \
+		-serial "file:/src/build/vm/$series/results.log" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 dx.tests=${only}" \
+		>"$out/qemu.log" 2>&1
+	vm_rc=$?
+	echo "# kernel $series: VM ran $((SECONDS - start)) s, exit $vm_rc"
+
+	seen=
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"DX-RESULT "*)
+			set -- $line
+			seen="$seen $3"
+			report "$2" "$series $3" "${*:4}" ;;
+		"# "*) echo "$line" ;;
+		esac
+	done <"$out/results.log"
+
+	for t in $all_tests; do
+		[[ " $seen " == *" $t "* ]] && continue
+		report fail "$series $t"
+		echo "# did not report: the VM died or timed out (exit $vm_rc); see $out/console.log"
+	done
+
+	if grep -q '^DX-END' "$out/results.log" && [ $vm_rc = 0 ]; then
+		report ok "$series vm-shutdown"
+	else
+		report fail "$series vm-shutdown"
+		echo "# the VM did not finish its run (exit $vm_rc); see $out/console.log"
+		tail -n 20 "$out/console.log" | sed 's/^/# /'
+	fi
+	if bad=$(tr -d '\r' <"$out/console.log" | grep -E "$BAD_LOG"); then
+		report fail "$series dmesg-clean"
+		sed 's/^/# /' <<<"$bad" | head -n 40
+	else
+		report ok "$series dmesg-clean"
+	fi
+done
+
+# 6.12 must be refused at build time, with a reason that names what is missing.
+if [ -z "$only" ] || [[ ",$only," == *",refused-6.12,"* ]]; then
+	kver=$(dx_kver 6.12)
+	msg=$(dx_in_root make -s -C "/lib/modules/$kver/build" M=/src/module \
+		MO=/src/build/"$kver"/module modules 2>&1)
+	rc=$?
+	want="devmemx: kernel $kver cannot be served: netdev_rx_queue_restart is not exported; QCFG_RX_PAGE_SIZE (drivers taking RX buffers larger than PAGE_SIZE) is missing; devmemx needs Linux 7.2 or later"
+	if [ $rc != 0 ] && grep -qF "$want" <<<"$msg" && ! ls "$DX_TOP"/module/*.o >/dev/null 2>&1; then
+		report ok "6.12 refused-6.12"
+	else
+		report fail "6.12 refused-6.12"
+		echo "# build exit $rc; expected the message: $want"
+		sed 's/^/# /' <<<"$msg" | head -n 20
+	fi
+fi
+
+echo "1..$n"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ $failed = 0 ]

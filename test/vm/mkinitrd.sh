@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inside the build root: pack an initramfs for one kernel with busybox, bash,
+# our modules and tools, and the tests. usage: mkinitrd.sh KVER OUT
+set -euo pipefail
+kver=$1 out=$2
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+
+# A binary and every library it links, at the same paths.
+add_bin() {
+	local f
+	for f in "$1" $(ldd "$1" 2>/dev/null | grep -o '/[^ ]*'); do
+		[ -e "$stage$f" ] && continue
+		mkdir -p "$stage$(dirname "$f")"
+		cp -L "$f" "$stage$f"
+	done
+}
+
+mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,run,root,etc,dx/modules,usr/bin,usr/sbin}
+cp /bin/busybox "$stage/bin/busybox"
+for f in /bin/bash /usr/sbin/ethtool /sbin/ip /src/build/tools/devmemx; do
+	add_bin "$f"
+done
+ln -sf /sbin/ip "$stage/bin/ip" 2>/dev/null || true
+cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
+cp /src/build/"$kver"/module/*.ko "$stage/dx/modules/"
+cp /src/test/vm/init "$stage/init"
+cp /src/test/vm/run-tests.sh /src/test/vm/tlib.sh "$stage/dx/"
+cp -r /src/test/tests "$stage/dx/tests"
+cp /src/VERSION "$stage/dx/VERSION"
+echo "root:x:0:0:root:/root:/bin/bash" >"$stage/etc/passwd"
+echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >>"$stage/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
+chmod +x "$stage/init"
+(cd "$stage" && find . | cpio -o -H newc --quiet | gzip -1) >"$out"

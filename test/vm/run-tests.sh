@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inside the VM: run each test script, check it cleaned up after itself,
+# report one result line per test for the host to collect.
+#   DX-RESULT ok|fail|skip NAME [reason]   and diagnostics as "# ..." lines.
+sel=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.tests=//p' | tr ',' ' ')
+echo "DX-KERNEL $(uname -r)"
+for t in /dx/tests/*.sh; do
+	name=$(basename "$t" .sh)
+	if [ -n "$sel" ] && ! [[ " $sel " == *" $name "* ]]; then
+		continue
+	fi
+	out=$(cd /tmp && timeout 300 bash "$t" 2>&1)
+	rc=$?
+	[ $rc = 124 ] && out+=$'\n'"timed out after 300 s"
+	# Whatever a test loaded or bound, it must have undone.
+	left=$(awk '$1 ~ /^devmemx/ { print $1 }' /proc/modules)
+	if [ -n "$left" ]; then
+		out+=$'\n'"left behind: modules $left"
+		[ $rc = 0 ] || [ $rc = 4 ] && rc=1
+		for m in $left; do rmmod "$m"; done
+	fi
+	case $rc in
+	0) echo "DX-RESULT ok $name" ;;
+	4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$out" | tail -n1)" ;;
+	*) echo "DX-RESULT fail $name"
+	   sed 's/^/# /' <<<"$out" ;;
+	esac
+done

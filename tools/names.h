@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* How the CLI names and decodes attributes; tables come from the spec. */
+#ifndef DX_NAMES_H
+#define DX_NAMES_H
+
+enum dx_type {
+	DX_U8, DX_U16, DX_U32, DX_U64, DX_UINT, DX_S32,
+	DX_STRING, DX_FLAG, DX_NEST, DX_BINARY,
+};
+
+enum dx_kind {
+	DX_PLAIN,
+	DX_ENUM,	/* value indexes names[] */
+	DX_BITS,	/* bit i set means names[i] */
+};
+
+struct dx_attr {
+	const char *name;
+	enum dx_type type;
+	enum dx_kind kind;
+	const char * const *names;
+	const struct dx_attr *nest;
+};
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Talking to generic netlink families: requests, replies, extack. */
+#ifndef DX_NL_H
+#define DX_NL_H
+
+#include <stdbool.h>
+#include <netlink/genl/genl.h>
+
+#include "names.h"
+
+struct dx_nl {
+	struct nl_sock *sk;
+	int family;
+	const char *family_name;
+};
+
+/* Reply handler: called once per reply message (several for a dump). */
+typedef int (*dx_reply_fn)(struct nlattr **tb, void *arg);
+
+int dx_nl_open(struct dx_nl *nl, const char *family_name);
+void dx_nl_close(struct dx_nl *nl);
+struct nl_msg *dx_nl_msg(struct dx_nl *nl, int cmd, bool dump);
+/*
+ * Send @msg (consumed), parse each reply into @tb (@maxattr), call @fn.
+ * On a kernel error print "devmemx: @what: <extack> (<errno text>)" and
+ * return the negative errno.
+ */
+int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
+	       dx_reply_fn fn, void *arg, const char *what);
+
+/* Print the attributes of @tb described by @desc, as text or one JSON object. */
+void dx_print(struct nlattr **tb, const struct dx_attr *desc, int maxattr,
+	      bool json);
+
+#endif
