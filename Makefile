@@ -39,6 +39,25 @@ in-root-build:
 	mkdir -p build/tools
 	$(MAKE) -C tools O=/src/build/tools
 
+# Kernel code: checkpatch (from the 7.2 source) and sparse, zero warnings.
+# Tools: -Wall -Wextra -Werror is their normal build. Generated code: no drift.
+KSRC := $(wildcard module/*.c module/*.h module/generated/*.[ch] \
+	driver-shims/*/*.c driver-shims/*/*.h)
+
+in-root-check: in-root-check-generated
+	/opt/linux/scripts/checkpatch.pl --no-tree --quiet --strict \
+		--ignore FILE_PATH_CHANGES -f $(KSRC)
+	set -e; for s in $(KERNELS); do \
+		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
+		$(MAKE) -s -C /lib/modules/$$k/build M=/src/module \
+			MO=/src/build/$$k/module KBUILD_CHECKSRC=2 CHECK=/opt/sparse/sparse \
+			modules 2>&1 | tee build/sparse-$$k.log; \
+		if grep -E ": (warning|error):" build/sparse-$$k.log; then \
+			echo "sparse is not clean on $$k"; exit 1; fi; \
+	done
+	$(MAKE) -s -C tools O=/src/build/tools clean all
+	@echo "check: clean"
+
 in-root-generate:
 	uapi/regen.sh
 

@@ -15,9 +15,9 @@ static inline u32 devmemx_features(void)
 {
 	u32 features = 0;
 
-	if (IS_ENABLED(DEVMEMX_HAVE_RX_PAGE_SIZE))
+	if (DEVMEMX_HAVE_RX_PAGE_SIZE)
 		features |= DEVMEMX_FEATURE_RX_PAGE_SIZE;
-	if (IS_ENABLED(DEVMEMX_HAVE_INTREE_LARGE_NIOV))
+	if (DEVMEMX_HAVE_INTREE_LARGE_NIOV)
 		features |= DEVMEMX_FEATURE_INTREE_LARGE_NIOV;
 	return features;
 }

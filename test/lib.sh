@@ -55,3 +55,27 @@ dx_in_root() {
 		exec chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			HOME=/root LANG=C.UTF-8 "$@"' sh "$DX_ROOT" "$DX_TOP" "$@"
 }
+
+# Boot kernel series $1 in QEMU (TCG) with a fresh initramfs; the VM runs
+# $2 (a script under /dx) and powers off. Output lands in build/vm/$1:
+# console.log (the kernel log), results.log (the script's output).
+# usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
+dx_boot() {
+	local series=$1 script=$2 kver out
+	shift 2
+	kver=$(dx_kver "$series")
+	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
+	out=$DX_BUILD/vm/$series
+	mkdir -p "$out"
+	rm -f "$out"/{console.log,results.log}
+	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$series/initrd.img" ||
+		dx_die "cannot pack the initramfs for $kver"
+	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m 2G -smp 2 \
+		-display none -monitor none -no-reboot \
+		-kernel "/boot/vmlinuz-$kver" \
+		-initrd "/src/build/vm/$series/initrd.img" \
+		-serial "file:/src/build/vm/$series/console.log" \
+		-serial "file:/src/build/vm/$series/results.log" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 dx.run=$script $*" \
+		>"$out/qemu.log" 2>&1
+}

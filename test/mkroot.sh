@@ -10,7 +10,7 @@ set -euo pipefail
 
 PACKAGES=(
 	build-essential kmod bc cpio rsync python3 python3-yaml python3-jsonschema perl
-	dwarves sparse dkms
+	dwarves dkms curl xz-utils
 	libnl-3-dev libnl-genl-3-dev pkgconf
 	busybox-static ethtool iproute2 procps
 	qemu-system-x86
@@ -28,6 +28,8 @@ fi
 [ "$(id -u)" = 0 ] || dx_die "making the build root needs root"
 need=()
 command -v mmdebstrap >/dev/null || need+=(mmdebstrap)
+command -v curl >/dev/null || need+=(curl)
+command -v xz >/dev/null || need+=(xz-utils)
 [ -f /usr/share/keyrings/debian-archive-trixie-stable.gpg ] || need+=(debian-archive-keyring)
 if [ ${#need[@]} -gt 0 ]; then
 	dx_log "installing host packages: ${need[*]}"
@@ -63,7 +65,8 @@ for series in 6.12 7.2 7.3; do
 done
 # checkpatch.pl and the YNL generator come from the kernel source.
 pkgs+=(linux-base/trixie-backports linux-source-7.2/trixie-backports)
-dx_in_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+# INITRD=No: the VM runner packs its own initramfs.
+dx_in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q \
 	--no-install-recommends "${pkgs[@]}"
 src=$(ls "$DX_ROOT"/usr/src/linux-source-7.2.tar.xz)
 mkdir -p "$DX_ROOT/opt/linux"
@@ -72,6 +75,19 @@ tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
 	'*/scripts/const_structs.checkpatch' '*/tools/net/ynl/*' \
 	'*/Documentation/netlink/*' '*/MAINTAINERS'
 rm -f "$src"
+
+# The 7.x headers need a sparse that knows __typeof_unqual__: trixie's 0.6.4
+# does not, sid's does. Only its self-contained sparse binary is taken.
+deb=$(curl -fsS "$mirror/dists/sid/main/binary-amd64/Packages.xz" | xz -dc |
+	awk '/^Package: sparse$/ { p = 1 } p && /^Filename:/ { print $2; p = 0 }')
+[ -n "$deb" ] || dx_die "no sparse package in sid"
+dx_log "sparse from sid: $deb"
+curl -fsS -o "$DX_ROOT/tmp/sparse.deb" "$mirror/$deb"
+mkdir -p "$DX_ROOT/opt/sparse"
+dpkg-deb --fsys-tarfile "$DX_ROOT/tmp/sparse.deb" |
+	tar -xO ./usr/bin/sparse >"$DX_ROOT/opt/sparse/sparse"
+chmod 755 "$DX_ROOT/opt/sparse/sparse"
+rm -f "$DX_ROOT/tmp/sparse.deb"
 dx_in_root apt-get clean
 echo "$recipe" >"$DX_ROOT/etc/devmemx-recipe"
 dx_rm_tree "${DX_ROOT%.new}"

@@ -10,12 +10,12 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels="7.2 7.3" only= vm_timeout=${DX_VM_TIMEOUT:-1500}
+kernels="7.2 7.3" only=
 while getopts k:t:T: o; do
 	case $o in
 	k) kernels=$OPTARG ;;
 	t) only=$OPTARG ;;
-	T) vm_timeout=$OPTARG ;;
+	T) export DX_VM_TIMEOUT=$OPTARG ;;
 	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds]" ;;
 	esac
 done
@@ -41,20 +41,9 @@ for series in $kernels; do
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
 	out=$DX_BUILD/vm/$series
-	mkdir -p "$out"
-	rm -f "$out"/{console.log,results.log}
 	echo "# kernel $series: $kver"
-	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$series/initrd.img" ||
-		dx_die "cannot pack the initramfs for $kver"
 	start=$SECONDS
-	dx_in_root timeout "$vm_timeout" qemu-system-x86_64 -m 2G -smp 2 \
-		-display none -monitor none -no-reboot \
-		-kernel "/boot/vmlinuz-$kver" \
-		-initrd "/src/build/vm/$series/initrd.img" \
-		-serial "file:/src/build/vm/$series/console.log" \
-		-serial "file:/src/build/vm/$series/results.log" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 dx.tests=${only}" \
-		>"$out/qemu.log" 2>&1
+	dx_boot "$series" run-tests.sh "dx.tests=$only"
 	vm_rc=$?
 	echo "# kernel $series: VM ran $((SECONDS - start)) s, exit $vm_rc"
 

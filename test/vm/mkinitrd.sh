@@ -27,7 +27,7 @@ ln -sf /sbin/ip "$stage/bin/ip" 2>/dev/null || true
 cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
 cp /src/build/"$kver"/module/*.ko "$stage/dx/modules/"
 cp /src/test/vm/init "$stage/init"
-cp /src/test/vm/run-tests.sh /src/test/vm/tlib.sh "$stage/dx/"
+cp /src/test/vm/*.sh "$stage/dx/"
 cp -r /src/test/tests "$stage/dx/tests"
 cp /src/VERSION "$stage/dx/VERSION"
 echo "root:x:0:0:root:/root:/bin/bash" >"$stage/etc/passwd"

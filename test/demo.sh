@@ -1,0 +1,12 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make demo: boot Debian's stock 7.2 kernel, load devmemx, show what it does.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+series=${1:-7.2}
+dx_log "booting $(dx_kver "$series") in QEMU (TCG)"
+dx_boot "$series" demo.sh
+rc=$?
+tr -d '\r' <"$DX_BUILD/vm/$series/results.log" | grep -v '^DX-END$'
+grep -q '^DX-END' "$DX_BUILD/vm/$series/results.log" && [ $rc = 0 ] ||
+	dx_die "the demo VM failed (exit $rc); see build/vm/$series/console.log"
