@@ -5,6 +5,7 @@
 # runs inside.
 KERNELS ?= 7.2 7.3
 ROOT_RUN := test/inroot.sh
+MODULES := module driver-shims/sim
 
 all: root
 	$(ROOT_RUN) make -C /src in-root-build KERNELS="$(KERNELS)"
@@ -33,8 +34,10 @@ kver = $(shell awk '$$1 == "$(1)" { print $$2 }' /etc/devmemx-kernels)
 in-root-build:
 	set -e; for s in $(KERNELS); do \
 		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
-		mkdir -p build/$$k/module; \
-		$(MAKE) -C /lib/modules/$$k/build M=/src/module MO=/src/build/$$k/module modules; \
+		for m in $(MODULES); do \
+			mkdir -p build/$$k/$$m; \
+			$(MAKE) -C /lib/modules/$$k/build M=/src/$$m MO=/src/build/$$k/$$m modules; \
+		done; \
 	done
 	mkdir -p build/tools
 	$(MAKE) -C tools O=/src/build/tools
@@ -49,9 +52,11 @@ in-root-check: in-root-check-generated
 		--ignore FILE_PATH_CHANGES -f $(KSRC)
 	set -e; for s in $(KERNELS); do \
 		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
-		$(MAKE) -s -C /lib/modules/$$k/build M=/src/module \
-			MO=/src/build/$$k/module KBUILD_CHECKSRC=2 CHECK=/opt/sparse/sparse \
-			modules 2>&1 | tee build/sparse-$$k.log; \
+		for m in $(MODULES); do \
+			$(MAKE) -s -C /lib/modules/$$k/build M=/src/$$m \
+				MO=/src/build/$$k/$$m KBUILD_CHECKSRC=2 \
+				CHECK=/opt/sparse/sparse modules; \
+		done 2>&1 | tee build/sparse-$$k.log; \
 		if grep -E ": (warning|error):" build/sparse-$$k.log; then \
 			echo "sparse is not clean on $$k"; exit 1; fi; \
 	done

@@ -76,18 +76,28 @@ tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
 	'*/Documentation/netlink/*' '*/MAINTAINERS'
 rm -f "$src"
 
-# The 7.x headers need a sparse that knows __typeof_unqual__: trixie's 0.6.4
-# does not, sid's does. Only its self-contained sparse binary is taken.
-deb=$(curl -fsS "$mirror/dists/sid/main/binary-amd64/Packages.xz" | xz -dc |
-	awk '/^Package: sparse$/ { p = 1 } p && /^Filename:/ { print $2; p = 0 }')
-[ -n "$deb" ] || dx_die "no sparse package in sid"
-dx_log "sparse from sid: $deb"
-curl -fsS -o "$DX_ROOT/tmp/sparse.deb" "$mirror/$deb"
+# Two tools come from sid: the 7.x headers need a sparse that knows
+# __typeof_unqual__ (trixie's 0.6.4 does not; only its self-contained binary
+# is taken, its package's dependencies are not in trixie), and setting
+# hds-thresh needs ethtool >= 6.15 (trixie has 6.14).
+curl -fsS "$mirror/dists/sid/main/binary-amd64/Packages.xz" | xz -dc \
+	>"$DX_ROOT/tmp/sid-packages"
+sid_deb() { # package -> downloads it to $DX_ROOT/tmp/$1.deb
+	local f
+	f=$(awk -v p="$1" '$0 == "Package: " p { s = 1 } s && /^Filename:/ { print $2; s = 0 }' \
+		"$DX_ROOT/tmp/sid-packages")
+	[ -n "$f" ] || dx_die "no package $1 in sid"
+	dx_log "from sid: $f"
+	curl -fsS -o "$DX_ROOT/tmp/$1.deb" "$mirror/$f"
+}
+sid_deb sparse
 mkdir -p "$DX_ROOT/opt/sparse"
 dpkg-deb --fsys-tarfile "$DX_ROOT/tmp/sparse.deb" |
 	tar -xO ./usr/bin/sparse >"$DX_ROOT/opt/sparse/sparse"
 chmod 755 "$DX_ROOT/opt/sparse/sparse"
-rm -f "$DX_ROOT/tmp/sparse.deb"
+sid_deb ethtool
+dx_in_root dpkg -i /tmp/ethtool.deb
+rm -f "$DX_ROOT"/tmp/*.deb "$DX_ROOT/tmp/sid-packages"
 dx_in_root apt-get clean
 echo "$recipe" >"$DX_ROOT/etc/devmemx-recipe"
 dx_rm_tree "${DX_ROOT%.new}"

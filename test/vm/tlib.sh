@@ -25,3 +25,33 @@ expect_err() {
 
 dx_load() { insmod /dx/modules/devmemx.ko "$@"; }
 dx_unload() { rmmod devmemx; }
+
+# The simulated NIC pair, dxsim0 in netns "tx" (192.0.2.1, 2001:db8::1) and
+# dxsim1 in netns "rx" (192.0.2.2, 2001:db8::2), both up, MTU $2.
+sim_setup() { # [queues] [mtu]
+	insmod /dx/modules/devmemx_sim.ko queues="${1:-4}"
+	ip netns add tx
+	ip netns add rx
+	ip link set dxsim0 netns tx
+	ip link set dxsim1 netns rx
+	ip -n tx addr add 192.0.2.1/24 dev dxsim0
+	ip -n rx addr add 192.0.2.2/24 dev dxsim1
+	ip -n tx addr add 2001:db8::1/64 dev dxsim0 nodad
+	ip -n rx addr add 2001:db8::2/64 dev dxsim1 nodad
+	ip -n tx link set dxsim0 mtu "${2:-1500}" up
+	ip -n rx link set dxsim1 mtu "${2:-1500}" up
+	ip -n tx link set lo up
+	ip -n rx link set lo up
+}
+
+sim_teardown() {
+	ip netns del tx 2>/dev/null || true
+	ip netns del rx 2>/dev/null || true
+	# Devices come back to the initial namespace when theirs goes away.
+	rmmod devmemx_sim
+}
+
+# One counter from ethtool -S of dxsim1 (in netns rx).
+rx_stat() {
+	ip netns exec rx ethtool -S dxsim1 | awk -v k="$1:" '$1 == k { print $2 }'
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The net_device side: create, open, stop, and send to the peer. */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <net/netdev_lock.h>
+#include <net/netdev_queues.h>
+
+#include "sim.h"
+
+static void dxsim_update_carrier(struct net_device *dev)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	struct net_device *peer = rtnl_dereference(priv->peer);
+
+	if (peer && netif_running(dev) && netif_running(peer)) {
+		netif_carrier_on(dev);
+		netif_carrier_on(peer);
+	} else {
+		netif_carrier_off(dev);
+		if (peer)
+			netif_carrier_off(peer);
+	}
+}
+
+static int dxsim_open(struct net_device *dev)
+{
+	int err;
+
+	err = dxsim_queues_open(dev);
+	if (err)
+		return err;
+	netif_tx_start_all_queues(dev);
+	dxsim_update_carrier(dev);
+	return 0;
+}
+
+static int dxsim_stop(struct net_device *dev)
+{
+	netif_tx_stop_all_queues(dev);
+	dxsim_update_carrier(dev);
+	dxsim_queues_close(dev);
+	return 0;
+}
+
+/* Hand the packet to the peer's RX queue; the peer's NAPI receives it. */
+static netdev_tx_t dxsim_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	struct net_device *peer;
+	struct dxsim_priv *ppriv;
+	struct dxsim_rxq *rxq;
+	unsigned int len = skb->len;
+
+	rcu_read_lock();
+	peer = rcu_dereference(priv->peer);
+	if (!peer || !netif_running(peer))
+		goto drop;
+	ppriv = netdev_priv(peer);
+	rxq = &ppriv->rxq[dxsim_pick_queue(ppriv, skb)];
+	if (skb_queue_len(&rxq->ring) >= READ_ONCE(ppriv->ring_size)) {
+		u64_stats_update_begin(&rxq->stats.syncp);
+		rxq->stats.ring_full++;
+		u64_stats_update_end(&rxq->stats.syncp);
+		goto drop;
+	}
+	skb_tx_timestamp(skb);
+	skb_queue_tail(&rxq->ring, skb);
+	napi_schedule(&rxq->napi);
+	rcu_read_unlock();
+	atomic64_inc(&priv->tx_packets);
+	atomic64_add(len, &priv->tx_bytes);
+	return NETDEV_TX_OK;
+
+drop:
+	rcu_read_unlock();
+	atomic64_inc(&priv->tx_dropped);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static void dxsim_get_stats64(struct net_device *dev,
+			      struct rtnl_link_stats64 *s)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	unsigned int i, start;
+
+	s->tx_packets = atomic64_read(&priv->tx_packets);
+	s->tx_bytes = atomic64_read(&priv->tx_bytes);
+	s->tx_dropped = atomic64_read(&priv->tx_dropped);
+	for (i = 0; i < dev->num_rx_queues; i++) {
+		struct dxsim_rx_stats *st = &priv->rxq[i].stats;
+		u64 packets, bytes, dropped;
+
+		do {
+			start = u64_stats_fetch_begin(&st->syncp);
+			packets = st->packets;
+			bytes = st->bytes;
+			dropped = st->alloc_fail + st->ring_full + st->fault_drops;
+		} while (u64_stats_fetch_retry(&st->syncp, start));
+		s->rx_packets += packets;
+		s->rx_bytes += bytes;
+		s->rx_dropped += dropped;
+	}
+}
+
+static const struct net_device_ops dxsim_netdev_ops = {
+	.ndo_open		= dxsim_open,
+	.ndo_stop		= dxsim_stop,
+	.ndo_start_xmit		= dxsim_xmit,
+	.ndo_get_stats64	= dxsim_get_stats64,
+	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_validate_addr	= eth_validate_addr,
+};
+
+struct net_device *dxsim_create(const char *name, unsigned int queues)
+{
+	struct dxsim_priv *priv;
+	struct net_device *dev;
+	unsigned int i;
+	int err;
+
+	dev = alloc_netdev_mqs(sizeof(*priv), name, NET_NAME_USER, ether_setup,
+			       queues, queues);
+	if (!dev)
+		return ERR_PTR(-ENOMEM);
+	priv = netdev_priv(dev);
+	priv->dev = dev;
+	priv->ring_size = DXSIM_RING_DEFAULT;
+	spin_lock_init(&priv->steer_lock);
+	for (i = 0; i < DXSIM_INDIR_SIZE; i++)
+		priv->indir[i] = ethtool_rxfh_indir_default(i, queues);
+
+	priv->rxq = kcalloc(queues, sizeof(*priv->rxq), GFP_KERNEL);
+	if (!priv->rxq) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	for (i = 0; i < queues; i++) {
+		struct dxsim_rxq *rxq = &priv->rxq[i];
+
+		rxq->priv = priv;
+		rxq->idx = i;
+		skb_queue_head_init(&rxq->ring);
+		u64_stats_init(&rxq->stats.syncp);
+		netif_napi_add_config(dev, &rxq->napi, dxsim_poll, i);
+		netif_queue_set_napi(dev, i, NETDEV_QUEUE_TYPE_RX, &rxq->napi);
+	}
+
+	SET_NETDEV_DEV(dev, dxsim_dma_dev);
+	eth_hw_addr_random(dev);
+	dev->netdev_ops = &dxsim_netdev_ops;
+	dev->ethtool_ops = &dxsim_ethtool_ops;
+	dev->queue_mgmt_ops = &dxsim_queue_ops;
+	dev->stat_ops = &dxsim_stat_ops;
+	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
+			   NETIF_F_NTUPLE;
+	dev->features = dev->hw_features | NETIF_F_HIGHDMA;
+	dev->max_mtu = DXSIM_MAX_MTU;
+	netif_carrier_off(dev);
+
+	err = register_netdev(dev);
+	if (err)
+		goto err_napi;
+	return dev;
+
+err_napi:
+	for (i = 0; i < queues; i++)
+		netif_napi_del(&priv->rxq[i].napi);
+	kfree(priv->rxq);
+err_free:
+	free_netdev(dev);
+	return ERR_PTR(err);
+}
+
+void dxsim_pair(struct net_device *a, struct net_device *b)
+{
+	struct dxsim_priv *pa = netdev_priv(a), *pb = netdev_priv(b);
+
+	rtnl_lock();
+	rcu_assign_pointer(pa->peer, b);
+	rcu_assign_pointer(pb->peer, a);
+	rtnl_unlock();
+}
+
+void dxsim_destroy(struct net_device *dev)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	struct net_device *peer;
+	unsigned int i;
+
+	rtnl_lock();
+	peer = rtnl_dereference(priv->peer);
+	if (peer)
+		RCU_INIT_POINTER(((struct dxsim_priv *)netdev_priv(peer))->peer, NULL);
+	RCU_INIT_POINTER(priv->peer, NULL);
+	rtnl_unlock();
+	synchronize_net();
+
+	unregister_netdev(dev);
+	for (i = 0; i < dev->num_rx_queues; i++) {
+		netif_napi_del(&priv->rxq[i].napi);
+		skb_queue_purge(&priv->rxq[i].ring);
+	}
+	kfree(priv->rxq);
+	free_netdev(dev);
+}

@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RX queue memory: one page pool per queue, of the order the queue config
+ * asks for, created so that a memory provider bound to the queue takes it
+ * over; and the queue management ops that swap it on a restart.
+ */
+#include <linux/log2.h>
+#include <net/netdev_lock.h>
+#include <net/netdev_queues.h>
+#include <net/netdev_rx_queue.h>
+#include <net/page_pool/helpers.h>
+
+#include "sim.h"
+
+static int dxsim_qmem_alloc(struct net_device *dev,
+			    struct netdev_queue_config *qcfg,
+			    struct dxsim_qmem *qm, unsigned int idx)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	unsigned int size = qcfg->rx_page_size ?: PAGE_SIZE;
+	struct page_pool_params pp = {
+		.order		= ilog2(size) - PAGE_SHIFT,
+		.pool_size	= priv->ring_size,
+		.nid		= NUMA_NO_NODE,
+		.dev		= dxsim_dma_dev,
+		.napi		= &priv->rxq[idx].napi,
+		.dma_dir	= DMA_FROM_DEVICE,
+		.max_len	= size,
+		.netdev		= dev,
+		.queue_idx	= idx,
+		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV |
+				  PP_FLAG_ALLOW_UNREADABLE_NETMEM,
+	};
+	struct page_pool *pool;
+
+	pool = page_pool_create(&pp);
+	if (IS_ERR(pool))
+		return PTR_ERR(pool);
+	qm->pool = pool;
+	qm->buf_size = size;
+	return 0;
+}
+
+static void dxsim_qmem_free(struct dxsim_qmem *qm)
+{
+	if (qm->pool)
+		page_pool_destroy(qm->pool);
+	qm->pool = NULL;
+}
+
+static void dxsim_rxq_start(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
+{
+	rxq->pool = qm->pool;
+	rxq->buf_size = qm->buf_size;
+	qm->pool = NULL;
+	napi_enable_locked(&rxq->napi);
+	/* Packets may have arrived while the queue was stopped. */
+	if (!skb_queue_empty_lockless(&rxq->ring))
+		napi_schedule(&rxq->napi);
+}
+
+static void dxsim_rxq_stop(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
+{
+	napi_disable_locked(&rxq->napi);
+	dxsim_buf_release(rxq);
+	page_pool_disable_direct_recycling(rxq->pool);
+	qm->pool = rxq->pool;
+	qm->buf_size = rxq->buf_size;
+	rxq->pool = NULL;
+}
+
+int dxsim_queues_open(struct net_device *dev)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	struct netdev_queue_config qcfg;
+	struct dxsim_qmem qm;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < dev->real_num_rx_queues; i++) {
+		netdev_queue_config(dev, i, &qcfg);
+		err = dxsim_qmem_alloc(dev, &qcfg, &qm, i);
+		if (err)
+			goto err_close;
+		dxsim_rxq_start(&priv->rxq[i], &qm);
+	}
+	return 0;
+
+err_close:
+	while (i--) {
+		dxsim_rxq_stop(&priv->rxq[i], &qm);
+		dxsim_qmem_free(&qm);
+	}
+	return err;
+}
+
+void dxsim_queues_close(struct net_device *dev)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	struct dxsim_qmem qm;
+	unsigned int i;
+
+	for (i = 0; i < dev->real_num_rx_queues; i++) {
+		dxsim_rxq_stop(&priv->rxq[i], &qm);
+		skb_queue_purge(&priv->rxq[i].ring);
+		dxsim_qmem_free(&qm);
+	}
+}
+
+static void dxsim_default_qcfg(struct net_device *dev,
+			       struct netdev_queue_config *qcfg)
+{
+	qcfg->rx_page_size = PAGE_SIZE;
+}
+
+static int dxsim_validate_qcfg(struct net_device *dev,
+			       struct netdev_queue_config *qcfg,
+			       struct netlink_ext_ack *extack)
+{
+	u32 size = qcfg->rx_page_size;
+
+	if (!is_power_of_2(size) || size < PAGE_SIZE || size > DXSIM_MAX_RX_PAGE) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "rx-page-size %u: must be a power of two from %lu to %u",
+				   size, PAGE_SIZE, DXSIM_MAX_RX_PAGE);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+static int dxsim_queue_mem_alloc(struct net_device *dev,
+				 struct netdev_queue_config *qcfg,
+				 void *mem, int idx)
+{
+	/* Like real NICs: queue memory exists only while the device is up. */
+	if (!netif_running(dev))
+		return -ENETDOWN;
+	return dxsim_qmem_alloc(dev, qcfg, mem, idx);
+}
+
+static void dxsim_queue_mem_free(struct net_device *dev, void *mem)
+{
+	dxsim_qmem_free(mem);
+}
+
+static int dxsim_queue_start(struct net_device *dev,
+			     struct netdev_queue_config *qcfg,
+			     void *mem, int idx)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+
+	netdev_assert_locked(dev);
+	if (atomic_dec_if_positive(&priv->faults.fail_queue_start) >= 0) {
+		atomic64_inc(&priv->faults.queue_start_failed);
+		return -EIO;
+	}
+	dxsim_rxq_start(&priv->rxq[idx], mem);
+	return 0;
+}
+
+static int dxsim_queue_stop(struct net_device *dev, void *mem, int idx)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+
+	netdev_assert_locked(dev);
+	dxsim_rxq_stop(&priv->rxq[idx], mem);
+	return 0;
+}
+
+static struct device *dxsim_queue_dma_dev(struct net_device *dev, int idx)
+{
+	return dxsim_dma_dev;
+}
+
+const struct netdev_queue_mgmt_ops dxsim_queue_ops = {
+	.ndo_queue_mem_size	= sizeof(struct dxsim_qmem),
+	.ndo_queue_mem_alloc	= dxsim_queue_mem_alloc,
+	.ndo_queue_mem_free	= dxsim_queue_mem_free,
+	.ndo_queue_start	= dxsim_queue_start,
+	.ndo_queue_stop		= dxsim_queue_stop,
+	.ndo_default_qcfg	= dxsim_default_qcfg,
+	.ndo_validate_qcfg	= dxsim_validate_qcfg,
+	.ndo_queue_get_dma_dev	= dxsim_queue_dma_dev,
+	.supported_params	= QCFG_RX_PAGE_SIZE,
+};

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * devmemx_sim: a pair of software NICs with a devmem-capable RX path.
+ *
+ * A packet sent on one device is received on its peer like a striding-RQ
+ * NIC would: the queue is picked by ntuple rule or RSS, the headers are
+ * copied into the skb, and the payload is written through the DMA address
+ * of the queue's current page pool buffer, packed behind the previous one.
+ */
+#ifndef _DXSIM_H
+#define _DXSIM_H
+
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <net/netmem.h>
+
+#define DXSIM_MAX_QUEUES	16
+#define DXSIM_RING_DEFAULT	1024	/* packets waiting for RX, per queue */
+#define DXSIM_RING_MAX		4096
+#define DXSIM_INDIR_SIZE	128
+#define DXSIM_MAX_RULES		64
+#define DXSIM_HDS_THRESH_MAX	1024
+#define DXSIM_MAX_MTU		9000
+/* Largest RX buffer a queue takes, like mlx5's striding RQ (2^17). */
+#define DXSIM_MAX_RX_PAGE	(128 * 1024)
+
+struct dxsim_rx_stats {
+	u64 packets;
+	u64 bytes;
+	u64 split;		/* packets whose payload went to buffers */
+	u64 frags;		/* payload fragments handed to the stack */
+	u64 alloc_fail;		/* buffer allocation failed: packet dropped */
+	u64 ring_full;		/* RX ring full: packet dropped */
+	u64 fault_drops;	/* dropped by the drop knob */
+	struct u64_stats_sync syncp;
+};
+
+/* The buffer a queue is filling. */
+struct dxsim_buf {
+	netmem_ref netmem;
+	unsigned int used;	/* bytes written */
+	unsigned int refs;	/* fragments handed out */
+};
+
+struct dxsim_rxq {
+	struct dxsim_priv *priv;
+	unsigned int idx;
+	struct napi_struct napi;
+	struct sk_buff_head ring;	/* sent by the peer, not yet received */
+	struct page_pool *pool;		/* payload buffers; NULL while stopped */
+	unsigned int buf_size;
+	struct dxsim_buf cur;
+	struct dxsim_rx_stats stats;
+};
+
+/* What ndo_queue_mem_alloc builds and ndo_queue_start installs. */
+struct dxsim_qmem {
+	struct page_pool *pool;
+	unsigned int buf_size;
+};
+
+struct dxsim_rule {
+	bool used;
+	u32 flow_type;		/* TCP_V4_FLOW or TCP_V6_FLOW */
+	__be16 dport;
+	u32 queue;
+};
+
+struct dxsim_faults {
+	atomic_t fail_queue_start;	/* fail this many queue starts */
+	atomic_t fail_alloc;		/* fail this many buffer allocations */
+	atomic_t drop;			/* drop this many received packets */
+	atomic64_t queue_start_failed;	/* what the knobs did */
+	atomic64_t alloc_failed;
+	atomic64_t dropped;
+};
+
+struct dxsim_priv {
+	struct net_device *dev;
+	struct net_device __rcu *peer;
+	struct dxsim_rxq *rxq;
+	atomic64_t tx_packets, tx_bytes, tx_dropped;
+
+	spinlock_t steer_lock;		/* rules and indir, read at xmit */
+	struct dxsim_rule rules[DXSIM_MAX_RULES];
+	u32 indir[DXSIM_INDIR_SIZE];
+
+	u32 ring_size;
+	u8 hds;				/* ETHTOOL_TCP_DATA_SPLIT_* */
+	u32 hds_thresh;
+
+	struct dxsim_faults faults;
+	struct dentry *debugfs;
+};
+
+extern struct device *dxsim_dma_dev;
+
+/* netdev.c */
+struct net_device *dxsim_create(const char *name, unsigned int queues);
+void dxsim_destroy(struct net_device *dev);
+void dxsim_pair(struct net_device *a, struct net_device *b);
+
+/* rx.c */
+int dxsim_poll(struct napi_struct *napi, int budget);
+void dxsim_buf_release(struct dxsim_rxq *rxq);
+
+/* queue.c */
+extern const struct netdev_queue_mgmt_ops dxsim_queue_ops;
+int dxsim_queues_open(struct net_device *dev);
+void dxsim_queues_close(struct net_device *dev);
+
+/* ethtool.c */
+extern const struct ethtool_ops dxsim_ethtool_ops;
+extern const struct netdev_stat_ops dxsim_stat_ops;
+u32 dxsim_pick_queue(struct dxsim_priv *priv, struct sk_buff *skb);
+
+/* debugfs.c */
+void dxsim_debugfs_init(void);
+void dxsim_debugfs_exit(void);
+void dxsim_debugfs_add(struct dxsim_priv *priv);
+
+#endif
