@@ -76,6 +76,6 @@ dx_boot() {
 		-initrd "/src/build/vm/$series/initrd.img" \
 		-serial "file:/src/build/vm/$series/console.log" \
 		-serial "file:/src/build/vm/$series/results.log" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 dx.run=$script $*" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.run=$script $*" \
 		>"$out/qemu.log" 2>&1
 }

@@ -14,6 +14,9 @@
 #define SOL_NETLINK 270
 #endif
 
+/* The program name errors start with; set by main. */
+const char *dx_prog = "devmemx";
+
 struct dx_call {
 	struct nlattr **tb;
 	int maxattr;
@@ -29,15 +32,17 @@ int dx_nl_open(struct dx_nl *nl, const char *family_name)
 	int one = 1, ret;
 
 	nl->family_name = family_name;
+	nl->hint = NULL;
+	nl->hint_arg = NULL;
 	nl->sk = nl_socket_alloc();
 	if (!nl->sk) {
-		fprintf(stderr, "devmemx: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", dx_prog);
 		return -ENOMEM;
 	}
 	ret = genl_connect(nl->sk);
 	if (ret < 0) {
-		fprintf(stderr, "devmemx: cannot open a generic netlink socket: %s\n",
-			nl_geterror(ret));
+		fprintf(stderr, "%s: cannot open a generic netlink socket: %s\n",
+			dx_prog, nl_geterror(ret));
 		goto err;
 	}
 	setsockopt(nl_socket_get_fd(nl->sk), SOL_NETLINK, NETLINK_EXT_ACK,
@@ -48,11 +53,11 @@ int dx_nl_open(struct dx_nl *nl, const char *family_name)
 	if (nl->family < 0) {
 		if (nl->family == -NLE_OBJ_NOTFOUND)
 			fprintf(stderr,
-				"devmemx: generic netlink family \"%s\" not found: is the %s module loaded? (modprobe %s)\n",
-				family_name, family_name, family_name);
+				"%s: generic netlink family \"%s\" not found: is the %s module loaded? (modprobe %s)\n",
+				dx_prog, family_name, family_name, family_name);
 		else
-			fprintf(stderr, "devmemx: cannot resolve family \"%s\": %s\n",
-				family_name, nl_geterror(nl->family));
+			fprintf(stderr, "%s: cannot resolve family \"%s\": %s\n",
+				dx_prog, family_name, nl_geterror(nl->family));
 		ret = -ENOENT;
 		goto err;
 	}
@@ -145,6 +150,28 @@ static int dx_finish(struct nl_msg *msg, void *data)
 	return NL_STOP;
 }
 
+/*
+ * One line: "PROG: WHAT: <extack> (<errno text>)", or without the kernel's
+ * message "PROG: WHAT: <errno text>"; the caller's hint, if any, takes the
+ * place of a missing message or follows the kernel's.
+ */
+static void dx_nl_report(struct dx_nl *nl, struct dx_call *c, const char *what)
+{
+	const char *err = strerror(-c->err), *hint = NULL;
+
+	if (nl->hint)
+		hint = nl->hint(-c->err, c->extack[0] ? c->extack : NULL,
+				nl->hint_arg);
+	if (c->extack[0] && hint)
+		fprintf(stderr, "%s: %s: %s (%s): %s\n", dx_prog, what,
+			c->extack, err, hint);
+	else if (c->extack[0] || hint)
+		fprintf(stderr, "%s: %s: %s (%s)\n", dx_prog, what,
+			c->extack[0] ? c->extack : hint, err);
+	else
+		fprintf(stderr, "%s: %s: %s\n", dx_prog, what, err);
+}
+
 int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	       dx_reply_fn fn, void *arg, const char *what)
 {
@@ -156,7 +183,7 @@ int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
 	if (!cb) {
 		nlmsg_free(msg);
-		fprintf(stderr, "devmemx: out of memory\n");
+		fprintf(stderr, "%s: out of memory\n", dx_prog);
 		return -ENOMEM;
 	}
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, dx_valid, &c);
@@ -171,15 +198,11 @@ int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	nl_cb_put(cb);
 
 	if (c.err) {
-		if (c.extack[0])
-			fprintf(stderr, "devmemx: %s: %s (%s)\n", what, c.extack,
-				strerror(-c.err));
-		else
-			fprintf(stderr, "devmemx: %s: %s\n", what, strerror(-c.err));
+		dx_nl_report(nl, &c, what);
 		return c.err;
 	}
 	if (ret < 0) {
-		fprintf(stderr, "devmemx: %s: %s\n", what, nl_geterror(ret));
+		fprintf(stderr, "%s: %s: %s\n", dx_prog, what, nl_geterror(ret));
 		return -EIO;
 	}
 	return 0;

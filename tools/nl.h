@@ -8,10 +8,21 @@
 
 #include "names.h"
 
+/* The program name errors start with ("devmemx" unless main sets it). */
+extern const char *dx_prog;
+
+/*
+ * Advice for a failed request: @err is the positive errno, @extack the
+ * kernel's message or NULL. Return a text that says what to change, or NULL.
+ */
+typedef const char *(*dx_hint_fn)(int err, const char *extack, void *arg);
+
 struct dx_nl {
 	struct nl_sock *sk;
 	int family;
 	const char *family_name;
+	dx_hint_fn hint;	/* optional, NULL after dx_nl_open() */
+	void *hint_arg;
 };
 
 /* Reply handler: called once per reply message (several for a dump). */
@@ -22,8 +33,8 @@ void dx_nl_close(struct dx_nl *nl);
 struct nl_msg *dx_nl_msg(struct dx_nl *nl, int cmd, bool dump);
 /*
  * Send @msg (consumed), parse each reply into @tb (@maxattr), call @fn.
- * On a kernel error print "devmemx: @what: <extack> (<errno text>)" and
- * return the negative errno.
+ * On a kernel error print "<dx_prog>: @what: <extack> (<errno text>)" (see
+ * dx_hint_fn for advice appended to it) and return the negative errno.
  */
 int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	       dx_reply_fn fn, void *arg, const char *what);

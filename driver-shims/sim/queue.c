@@ -23,7 +23,6 @@ static int dxsim_qmem_alloc(struct net_device *dev,
 		.pool_size	= priv->ring_size,
 		.nid		= NUMA_NO_NODE,
 		.dev		= dxsim_dma_dev,
-		.napi		= &priv->rxq[idx].napi,
 		.dma_dir	= DMA_FROM_DEVICE,
 		.max_len	= size,
 		.netdev		= dev,
@@ -53,6 +52,8 @@ static void dxsim_rxq_start(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 	rxq->pool = qm->pool;
 	rxq->buf_size = qm->buf_size;
 	qm->pool = NULL;
+	/* Only now: a pool whose start failed must not point at the NAPI. */
+	page_pool_enable_direct_recycling(rxq->pool, &rxq->napi);
 	napi_enable_locked(&rxq->napi);
 	/* Packets may have arrived while the queue was stopped. */
 	if (!skb_queue_empty_lockless(&rxq->ring))

@@ -20,12 +20,14 @@ add_bin() {
 
 mkdir -p "$stage"/{bin,sbin,dev,proc,sys,tmp,run,root,etc,dx/modules,usr/bin,usr/sbin}
 cp /bin/busybox "$stage/bin/busybox"
-for f in /bin/bash /usr/sbin/ethtool /sbin/ip /src/build/tools/devmemx; do
+for f in /bin/bash /usr/sbin/ethtool /sbin/ip /src/build/tools/devmemx \
+	 /src/build/tools/devmemx-rx; do
 	add_bin "$f"
 done
 ln -sf /sbin/ip "$stage/bin/ip" 2>/dev/null || true
 cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
-cp /src/build/"$kver"/module/*.ko "$stage/dx/modules/"
+cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
+find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;
 cp /src/test/vm/init "$stage/init"
 cp /src/test/vm/*.sh "$stage/dx/"
 cp -r /src/test/tests "$stage/dx/tests"

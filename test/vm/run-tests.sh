@@ -3,7 +3,8 @@
 #
 # Inside the VM: run each test script, check it cleaned up after itself,
 # report one result line per test for the host to collect.
-#   DX-RESULT ok|fail|skip NAME [reason]   and diagnostics as "# ..." lines.
+#   DX-RESULT ok|fail|skip NAME [reason]   and diagnostics as "# ..." lines:
+# a failed test's whole output, a passed test's own "# " lines.
 sel=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.tests=//p' | tr ',' ' ')
 echo "DX-KERNEL $(uname -r)"
 for t in /dx/tests/*.sh; do
@@ -22,7 +23,8 @@ for t in /dx/tests/*.sh; do
 		for m in $left; do rmmod "$m"; done
 	fi
 	case $rc in
-	0) echo "DX-RESULT ok $name" ;;
+	0) echo "DX-RESULT ok $name"
+	   grep '^# ' <<<"$out" ;;
 	4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$out" | tail -n1)" ;;
 	*) echo "DX-RESULT fail $name"
 	   sed 's/^/# /' <<<"$out" ;;

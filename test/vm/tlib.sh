@@ -55,3 +55,26 @@ sim_teardown() {
 rx_stat() {
 	ip netns exec rx ethtool -S dxsim1 | awk -v k="$1:" '$1 == k { print $2 }'
 }
+
+# jget KEY FILE: a number or string field of a one-line JSON object.
+jget() {
+	sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" "$2"
+}
+
+# devmem_xfer BYTES PORT RECV-ARGS...: receive BYTES with devmemx-rx recv
+# on dxsim1 (netns rx) while netns tx sends them; the receiver's JSON line
+# lands in /tmp/rx.json. Fails unless every byte arrived and verified.
+devmem_xfer() {
+	local bytes=$1 port=$2 pid rc=0
+	shift 2
+	ip netns exec rx devmemx-rx recv --dev dxsim1 --port "$port" \
+		--expect "$bytes" --timeout 60 "$@" >/tmp/rx.json 2>/tmp/rx.err &
+	pid=$!
+	ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port "$port" \
+		--bytes "$bytes" --timeout 30 >/tmp/tx.json ||
+		fail "send $bytes bytes to port $port: $(cat /tmp/rx.err)"
+	wait $pid || rc=$?
+	[ $rc = 0 ] || fail "recv $bytes bytes ($*): exit $rc: $(cat /tmp/rx.err /tmp/rx.json)"
+	expect_eq "$(jget bytes /tmp/rx.json)" "$bytes" "bytes received"
+	expect_eq "$(jget mismatches /tmp/rx.json)" 0 "mismatching bytes"
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The receive dma-buf: udmabuf over a memfd, or a dma-heap buffer. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/dma-buf.h>
+#include <linux/dma-heap.h>
+#include <linux/memfd.h>
+#include <linux/udmabuf.h>
+
+#include "rx.h"
+
+#define SIZE_LIMIT_PARAM "/sys/module/udmabuf/parameters/size_limit_mb"
+
+static int sys_err(const char *what)
+{
+	int err = errno;
+
+	fprintf(stderr, "devmemx-rx: %s: %s\n", what, strerror(err));
+	return -err;
+}
+
+/* Why UDMABUF_CREATE said EINVAL: most often the module's size limit. */
+static void udmabuf_explain(size_t size)
+{
+	unsigned long mb = 0;
+	FILE *f = fopen(SIZE_LIMIT_PARAM, "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &mb) != 1)
+			mb = 0;
+		fclose(f);
+	}
+	if (mb && size > (size_t)mb << 20)
+		fprintf(stderr, "devmemx-rx: a udmabuf of %zu MiB is over udmabuf.size_limit_mb=%lu: raise it (udmabuf.size_limit_mb= on the kernel command line, or %s) or use a smaller --udmabuf\n",
+			size >> 20, mb, SIZE_LIMIT_PARAM);
+	else
+		fprintf(stderr, "devmemx-rx: UDMABUF_CREATE refused the memfd: Invalid argument\n");
+}
+
+static int udmabuf_memfd(struct rx_dmabuf *b, const struct rx_opts *o)
+{
+	unsigned int flags = MFD_ALLOW_SEALING | MFD_CLOEXEC;
+
+	if (o->hugetlb)
+		flags |= MFD_HUGETLB | MFD_HUGE_2MB;
+	b->memfd = memfd_create("devmemx-rx", flags);
+	if (b->memfd < 0)
+		return sys_err(o->hugetlb ? "memfd_create(MFD_HUGETLB)" :
+			       "memfd_create");
+	if (ftruncate(b->memfd, b->size)) {
+		if (!o->hugetlb)
+			return sys_err("ftruncate of the memfd");
+		fprintf(stderr, "devmemx-rx: cannot size a %zu MiB hugetlb memfd: %s (reserve 2M huge pages: echo N > /proc/sys/vm/nr_hugepages)\n",
+			b->size >> 20, strerror(errno));
+		return -EINVAL;
+	}
+	if (fcntl(b->memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
+		return sys_err("sealing the memfd (F_SEAL_SHRINK)");
+	return 0;
+}
+
+static int udmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o)
+{
+	struct udmabuf_create req = { 0 };
+	int dev, ret, err;
+
+	ret = udmabuf_memfd(b, o);
+	if (ret)
+		return ret;
+	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (dev < 0)
+		return sys_err("/dev/udmabuf (is CONFIG_UDMABUF on? try --dma-heap system SIZE)");
+	req.memfd = b->memfd;
+	req.flags = UDMABUF_FLAGS_CLOEXEC;
+	req.offset = 0;
+	req.size = b->size;
+	b->fd = ioctl(dev, UDMABUF_CREATE, &req);
+	err = errno;
+	close(dev);
+	if (b->fd < 0) {
+		if (err == EINVAL) {
+			udmabuf_explain(b->size);
+		} else if (o->hugetlb && err == ENOMEM) {
+			fprintf(stderr, "devmemx-rx: UDMABUF_CREATE: %s (not enough free 2M huge pages for %zu MiB: echo N > /proc/sys/vm/nr_hugepages)\n",
+				strerror(err), b->size >> 20);
+		} else {
+			fprintf(stderr, "devmemx-rx: UDMABUF_CREATE: %s\n", strerror(err));
+		}
+		return -err;
+	}
+	b->map = mmap(NULL, b->size, PROT_READ, MAP_SHARED, b->memfd, 0);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return sys_err("mmap of the memfd");
+	}
+	return 0;
+}
+
+static int heap_create(struct rx_dmabuf *b, const struct rx_opts *o)
+{
+	struct dma_heap_allocation_data req = { 0 };
+	char path[256];
+	int heap, err;
+
+	snprintf(path, sizeof(path), "/dev/dma_heap/%s", o->heap);
+	heap = open(path, O_RDONLY | O_CLOEXEC);
+	if (heap < 0) {
+		fprintf(stderr, "devmemx-rx: %s: %s (see: ls /dev/dma_heap)\n",
+			path, strerror(errno));
+		return -errno;
+	}
+	req.len = b->size;
+	req.fd_flags = O_RDWR | O_CLOEXEC;
+	err = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &req) ? errno : 0;
+	close(heap);
+	if (err) {
+		fprintf(stderr, "devmemx-rx: DMA_HEAP_IOCTL_ALLOC of %zu bytes from %s: %s\n",
+			b->size, path, strerror(err));
+		return -err;
+	}
+	b->fd = req.fd;
+	b->sync = true;
+	b->map = mmap(NULL, b->size, PROT_READ, MAP_SHARED, b->fd, 0);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return sys_err("mmap of the dma-heap buffer");
+	}
+	return 0;
+}
+
+int rx_dmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o)
+{
+	int ret;
+
+	b->fd = -1;
+	b->memfd = -1;
+	b->map = NULL;
+	b->sync = false;
+	b->size = o->buf_size;
+	if (o->buf_kind == RX_DMA_HEAP)
+		ret = heap_create(b, o);
+	else
+		ret = udmabuf_create(b, o);
+	if (ret)
+		rx_dmabuf_destroy(b);
+	return ret;
+}
+
+static int dmabuf_sync(struct rx_dmabuf *b, uint64_t flags)
+{
+	struct dma_buf_sync s = { .flags = flags | DMA_BUF_SYNC_READ };
+
+	if (!b->sync)
+		return 0;
+	while (ioctl(b->fd, DMA_BUF_IOCTL_SYNC, &s)) {
+		if (errno == EINTR || errno == EAGAIN)
+			continue;
+		return sys_err("DMA_BUF_IOCTL_SYNC");
+	}
+	return 0;
+}
+
+int rx_dmabuf_begin_read(struct rx_dmabuf *b)
+{
+	return dmabuf_sync(b, DMA_BUF_SYNC_START);
+}
+
+int rx_dmabuf_end_read(struct rx_dmabuf *b)
+{
+	return dmabuf_sync(b, DMA_BUF_SYNC_END);
+}
+
+void rx_dmabuf_destroy(struct rx_dmabuf *b)
+{
+	if (b->map)
+		munmap(b->map, b->size);
+	if (b->fd >= 0)
+		close(b->fd);
+	if (b->memfd >= 0)
+		close(b->memfd);
+	b->map = NULL;
+	b->fd = -1;
+	b->memfd = -1;
+}

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The receive side: listen, accept one connection, recvmsg(MSG_SOCK_DEVMEM)
+ * until EOF, verify every byte (in the dma-buf or in the linear buffer)
+ * against the pattern, and hand the tokens back with SO_DEVMEM_DONTNEED.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+/* <linux/uio.h> redefines glibc's struct iovec: take only its devmem types. */
+#define iovec dx_linux_iovec
+#include <linux/uio.h>
+#undef iovec
+
+#include "pattern.h"
+#include "rx.h"
+
+#define RX_IOV_LEN	(1 << 20)	/* bytes asked for per recvmsg */
+#define RX_MAX_CMSGS	1024
+#define RX_TOKEN_ENTRIES 128		/* kernel limits per SO_DEVMEM_DONTNEED */
+#define RX_TOKEN_FRAGS	1024
+#define RX_SIGNAL_EVERY	64		/* recvmsg calls between signal checks */
+
+struct rx_ctx {
+	int fd;
+	const struct rx_opts *o;
+	struct rx_dmabuf *buf;
+	uint32_t id;
+	struct rx_stats *st;
+	uint64_t off;			/* stream offset of the next byte */
+	struct dmabuf_token tok[RX_TOKEN_ENTRIES];
+	unsigned int ntok;		/* entries in tok[] */
+	unsigned int nfrags;		/* tokens they cover */
+};
+
+static int rx_timeout_ms(const struct rx_opts *o)
+{
+	return o->timeout ? o->timeout * 1000 : -1;
+}
+
+int rx_listen(const struct rx_opts *o)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	struct sockaddr *sa = (struct sockaddr *)&a6;
+	socklen_t len = sizeof(a6);
+	int fd, one = 1, zero = 0;
+
+	a6.sin6_port = htons(o->port);
+	a4.sin_port = htons(o->port);
+	if (o->listen && inet_pton(AF_INET, o->listen, &a4.sin_addr) == 1) {
+		sa = (struct sockaddr *)&a4;
+		len = sizeof(a4);
+	} else if (o->listen) {
+		inet_pton(AF_INET6, o->listen, &a6.sin6_addr);
+	}
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto err;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (sa->sa_family == AF_INET6 && !o->listen)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (bind(fd, sa, len) || listen(fd, 1))
+		goto err;
+	return fd;
+err:
+	fprintf(stderr, "devmemx-rx: cannot listen on %s port %u: %s%s\n",
+		o->listen ? o->listen : "any address", o->port, strerror(errno),
+		errno == EADDRINUSE ? " (pick another --port)" : "");
+	if (fd >= 0)
+		close(fd);
+	return -EADDRNOTAVAIL;
+}
+
+int rx_accept(int lfd, const struct rx_opts *o)
+{
+	int ret, fd;
+
+	ret = rx_wait(lfd, POLLIN, rx_timeout_ms(o));
+	if (ret == 0) {
+		fprintf(stderr, "devmemx-rx: no connection on port %u within %d s (start the sender, or raise --timeout)\n",
+			o->port, o->timeout);
+		return -ETIMEDOUT;
+	}
+	if (ret < 0)
+		return ret;
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "devmemx-rx: accept: %s\n", strerror(errno));
+		return -errno;
+	}
+	return fd;
+}
+
+/* Give the queued tokens back; the kernel says how many it freed. */
+static int rx_tokens_flush(struct rx_ctx *c)
+{
+	int ret;
+
+	if (!c->ntok)
+		return 0;
+	ret = setsockopt(c->fd, SOL_SOCKET, SO_DEVMEM_DONTNEED, c->tok,
+			 c->ntok * sizeof(c->tok[0]));
+	if (ret < 0) {
+		fprintf(stderr, "devmemx-rx: SO_DEVMEM_DONTNEED: %s\n",
+			strerror(errno));
+		return -errno;
+	}
+	if ((unsigned int)ret != c->nfrags) {
+		fprintf(stderr, "devmemx-rx: SO_DEVMEM_DONTNEED freed %d of %u tokens\n",
+			ret, c->nfrags);
+		return -EPROTO;
+	}
+	c->st->tokens += c->nfrags;
+	c->ntok = 0;
+	c->nfrags = 0;
+	return 0;
+}
+
+/* Queue a token, merging runs of consecutive ones into one entry. */
+static int rx_token_add(struct rx_ctx *c, uint32_t token)
+{
+	struct dmabuf_token *t = c->ntok ? &c->tok[c->ntok - 1] : NULL;
+	int ret;
+
+	if (t && t->token_start + t->token_count == token &&
+	    c->nfrags < RX_TOKEN_FRAGS) {
+		t->token_count++;
+		c->nfrags++;
+		return 0;
+	}
+	if (c->ntok == RX_TOKEN_ENTRIES || c->nfrags == RX_TOKEN_FRAGS) {
+		ret = rx_tokens_flush(c);
+		if (ret)
+			return ret;
+	}
+	c->tok[c->ntok].token_start = token;
+	c->tok[c->ntok].token_count = 1;
+	c->ntok++;
+	c->nfrags++;
+	return 0;
+}
+
+/* Verify @len bytes at @p against the stream; report the first mismatch. */
+static void rx_verify(struct rx_ctx *c, const uint8_t *p, size_t len,
+		      const char *where, uint64_t where_off)
+{
+	size_t first = 0, bad;
+	uint64_t at;
+
+	bad = dx_pat_check(p, len, c->off, c->o->seed, &first);
+	if (!bad)
+		return;
+	if (!c->st->mismatches) {
+		at = c->off + first;
+		fprintf(stderr, "devmemx-rx: first mismatch at stream offset %" PRIu64 ", %s offset %" PRIu64 ": got 0x%02x, expected 0x%02x\n",
+			at, where, where_off + first, p[first],
+			dx_pat_byte(c->o->seed, at));
+	}
+	c->st->mismatches += bad;
+}
+
+static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
+{
+	if (d->dmabuf_id != c->id) {
+		fprintf(stderr, "devmemx-rx: a frag of binding %u arrived, expected binding %u\n",
+			d->dmabuf_id, c->id);
+		return -EPROTO;
+	}
+	if (d->frag_offset > c->buf->size ||
+	    d->frag_size > c->buf->size - d->frag_offset) {
+		fprintf(stderr, "devmemx-rx: frag at dma-buf offset %llu size %u is outside the %zu byte dma-buf\n",
+			(unsigned long long)d->frag_offset, d->frag_size,
+			c->buf->size);
+		return -EPROTO;
+	}
+	rx_verify(c, c->buf->map + d->frag_offset, d->frag_size, "dma-buf",
+		  d->frag_offset);
+	c->st->cmsgs_dmabuf++;
+	if (d->frag_size > c->st->frag_max)
+		c->st->frag_max = d->frag_size;
+	c->off += d->frag_size;
+	return rx_token_add(c, d->frag_token);
+}
+
+static int rx_linear(struct rx_ctx *c, const struct dmabuf_cmsg *d,
+		     const uint8_t *iov, size_t n, size_t *lin)
+{
+	if (d->frag_size > n - *lin) {
+		fprintf(stderr, "devmemx-rx: linear cmsgs cover more than the %zu bytes recvmsg returned\n",
+			n);
+		return -EPROTO;
+	}
+	rx_verify(c, iov + *lin, d->frag_size, "linear buffer", *lin);
+	c->st->cmsgs_linear++;
+	*lin += d->frag_size;
+	c->off += d->frag_size;
+	return 0;
+}
+
+static int rx_cmsgs(struct rx_ctx *c, struct msghdr *msg, const uint8_t *iov,
+		    size_t n)
+{
+	struct dmabuf_cmsg d;
+	struct cmsghdr *cm;
+	size_t lin = 0;
+	uint64_t start = c->off;
+	int ret = 0;
+
+	for (cm = CMSG_FIRSTHDR(msg); cm && !ret; cm = CMSG_NXTHDR(msg, cm)) {
+		if (cm->cmsg_level != SOL_SOCKET ||
+		    (cm->cmsg_type != SCM_DEVMEM_DMABUF &&
+		     cm->cmsg_type != SCM_DEVMEM_LINEAR) ||
+		    cm->cmsg_len < CMSG_LEN(sizeof(d))) {
+			fprintf(stderr, "devmemx-rx: unexpected cmsg level %d type %d\n",
+				cm->cmsg_level, cm->cmsg_type);
+			return -EPROTO;
+		}
+		memcpy(&d, CMSG_DATA(cm), sizeof(d));
+		if (cm->cmsg_type == SCM_DEVMEM_LINEAR)
+			ret = rx_linear(c, &d, iov, n, &lin);
+		else
+			ret = rx_frag(c, &d);
+	}
+	if (!ret && c->off - start != n) {
+		fprintf(stderr, "devmemx-rx: recvmsg returned %zu bytes, its cmsgs cover %" PRIu64 "\n",
+			n, c->off - start);
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
+/* One recvmsg's worth: @n bytes described by the cmsgs of @msg. */
+static int rx_one(struct rx_ctx *c, struct msghdr *msg, const uint8_t *iov,
+		  size_t n)
+{
+	int ret, ret2;
+
+	if (msg->msg_flags & MSG_CTRUNC) {
+		fprintf(stderr, "devmemx-rx: recvmsg truncated its cmsgs\n");
+		return -EPROTO;
+	}
+	if (!CMSG_FIRSTHDR(msg)) {
+		fprintf(stderr, "devmemx-rx: %zu bytes at stream offset %" PRIu64 " arrived in host memory, not in the dma-buf: the flow missed the bound queues (check --queues, the flow rule and RSS: ethtool -X %s equal N)\n",
+			n, c->off, c->o->dev);
+		return -EPROTO;
+	}
+	ret = rx_dmabuf_begin_read(c->buf);
+	if (ret)
+		return ret;
+	ret = rx_cmsgs(c, msg, iov, n);
+	ret2 = rx_dmabuf_end_read(c->buf);
+	c->st->bytes += n;
+	if (!ret)
+		ret = ret2;
+	if (!ret)
+		ret = rx_tokens_flush(c);
+	return ret;
+}
+
+/* Next recvmsg: > 0 bytes, 0 EOF, or -errno (reported). */
+static ssize_t rx_recvmsg(struct rx_ctx *c, struct msghdr *msg, size_t ctrl_len)
+{
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		msg->msg_controllen = ctrl_len;
+		msg->msg_flags = 0;
+		n = recvmsg(c->fd, msg, MSG_SOCK_DEVMEM | MSG_DONTWAIT);
+		if (n >= 0)
+			return n;
+		if (errno == EINTR)
+			continue;
+		if (errno != EAGAIN) {
+			fprintf(stderr, "devmemx-rx: recvmsg after %" PRIu64 " bytes: %s\n",
+				c->st->bytes, strerror(errno));
+			return -errno;
+		}
+		ret = rx_wait(c->fd, POLLIN, rx_timeout_ms(c->o));
+		if (ret == 0) {
+			fprintf(stderr, "devmemx-rx: no data for %d s after %" PRIu64 " of %" PRIu64 " bytes (is the sender running?)\n",
+				c->o->timeout, c->st->bytes, c->o->expect);
+			return -ETIMEDOUT;
+		}
+		if (ret < 0)
+			return ret;
+	}
+}
+
+static int rx_loop(struct rx_ctx *c, uint8_t *iov, void *ctrl, size_t ctrl_len)
+{
+	struct iovec v = { .iov_base = iov, .iov_len = RX_IOV_LEN };
+	struct msghdr msg = {
+		.msg_iov = &v, .msg_iovlen = 1, .msg_control = ctrl,
+	};
+	ssize_t n;
+	int ret;
+
+	for (;;) {
+		n = rx_recvmsg(c, &msg, ctrl_len);
+		if (n <= 0)
+			return n;
+		c->st->recvmsg_calls++;
+		ret = rx_one(c, &msg, iov, n);
+		if (ret)
+			return ret;
+		/* Take a pending SIGINT/SIGTERM even while data streams. */
+		if (!(c->st->recvmsg_calls % RX_SIGNAL_EVERY) &&
+		    rx_wait(c->fd, POLLIN, 0) == -EINTR)
+			return -EINTR;
+	}
+}
+
+static double tv_sec(const struct timeval *tv)
+{
+	return tv->tv_sec + tv->tv_usec / 1e6;
+}
+
+static int rx_final(const struct rx_ctx *c)
+{
+	if (c->st->bytes != c->o->expect) {
+		fprintf(stderr, "devmemx-rx: received %" PRIu64 " bytes, expected %" PRIu64 "\n",
+			c->st->bytes, c->o->expect);
+		return -EIO;
+	}
+	if (c->st->mismatches) {
+		fprintf(stderr, "devmemx-rx: %" PRIu64 " of %" PRIu64 " bytes differ from the pattern\n",
+			c->st->mismatches, c->st->bytes);
+		return -EIO;
+	}
+	return 0;
+}
+
+int rx_receive(int fd, const struct rx_opts *o, struct rx_dmabuf *buf,
+	       uint32_t binding_id, struct rx_stats *st)
+{
+	size_t ctrl_len = RX_MAX_CMSGS * CMSG_SPACE(sizeof(struct dmabuf_cmsg));
+	struct rx_ctx c = { .fd = fd, .o = o, .buf = buf, .id = binding_id,
+			    .st = st };
+	struct timespec t0, t1;
+	struct rusage r0, r1;
+	uint8_t *iov;
+	void *ctrl;
+	int ret;
+
+	iov = malloc(RX_IOV_LEN);
+	ctrl = malloc(ctrl_len);
+	if (!iov || !ctrl) {
+		fprintf(stderr, "devmemx-rx: out of memory\n");
+		ret = -ENOMEM;
+		goto out;
+	}
+	getrusage(RUSAGE_SELF, &r0);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = rx_loop(&c, iov, ctrl, ctrl_len);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	getrusage(RUSAGE_SELF, &r1);
+	st->cpu_sec = tv_sec(&r1.ru_utime) - tv_sec(&r0.ru_utime) +
+		      tv_sec(&r1.ru_stime) - tv_sec(&r0.ru_stime);
+	st->wall_sec = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (!ret)
+		ret = rx_final(&c);
+out:
+	free(ctrl);
+	free(iov);
+	return ret;
+}

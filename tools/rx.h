@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* devmemx-rx: a devmem TCP receiver and a matching sender. */
+#ifndef DX_RX_H
+#define DX_RX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nl.h"
+
+#define RX_MAX_QUEUES	256
+
+enum rx_buf_kind { RX_UDMABUF, RX_DMA_HEAP };
+
+struct rx_opts {
+	const char *dev;
+	unsigned int ifindex;
+	uint32_t queues[RX_MAX_QUEUES];
+	unsigned int nqueues;
+	uint16_t port;
+	uint64_t expect;
+	enum rx_buf_kind buf_kind;
+	uint64_t buf_size;
+	bool hugetlb;
+	const char *heap;
+	const struct rx_provider *provider;
+	uint64_t rx_page_size;	/* 0: not asked for */
+	uint64_t seed;
+	bool no_flow_rule;
+	int timeout;		/* seconds, 0: wait forever */
+	const char *listen;	/* NULL: IPv6 + IPv4 any */
+};
+
+struct tx_opts {
+	const char *addr;
+	uint16_t port;
+	uint64_t bytes;
+	uint64_t seed;
+	uint64_t chunk;
+	int timeout;
+};
+
+/* rx-opts.c: the command line; parse returns < 0 bad usage, > 0 --help. */
+void rx_usage(FILE *f);
+int rx_parse_recv(int argc, char **argv, struct rx_opts *o);
+int rx_parse_send(int argc, char **argv, struct tx_opts *o);
+
+/* rx-dmabuf.c: a dma-buf and a CPU mapping of it for verification. */
+struct rx_dmabuf {
+	int fd;			/* the dma-buf */
+	int memfd;		/* udmabuf's backing memfd, or -1 */
+	uint8_t *map;		/* NULL when not mapped */
+	size_t size;
+	bool sync;		/* bracket CPU reads with DMA_BUF_IOCTL_SYNC */
+};
+
+int rx_dmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o);
+int rx_dmabuf_begin_read(struct rx_dmabuf *b);
+int rx_dmabuf_end_read(struct rx_dmabuf *b);
+void rx_dmabuf_destroy(struct rx_dmabuf *b);
+
+/* rx-bind.c: who binds the dma-buf to the queues. */
+struct rx_bind {
+	const struct rx_provider *ops;
+	struct dx_nl nl;	/* the binding lives as long as this socket */
+	bool nl_open;
+	uint32_t id;		/* binding id, as dmabuf_cmsg.dmabuf_id reports */
+};
+
+struct rx_provider {
+	const char *name;
+	int (*open)(struct rx_bind *b);
+	int (*bind)(struct rx_bind *b, const struct rx_opts *o, int dmabuf_fd);
+	void (*close)(struct rx_bind *b);
+};
+
+const struct rx_provider *rx_provider_find(const char *name);
+
+/* rx-flow.c: an ntuple rule steering the flow to the first bound queue. */
+struct rx_flow {
+	int fd;			/* ioctl socket, -1 when no rule */
+	const char *dev;
+	uint32_t loc;		/* the rule's location */
+};
+
+int rx_flow_add(struct rx_flow *f, const struct rx_opts *o);
+void rx_flow_del(struct rx_flow *f);
+
+/* rx-recv.c: accept one connection, receive, verify, return tokens. */
+struct rx_stats {
+	uint64_t bytes;
+	uint64_t recvmsg_calls;
+	uint64_t cmsgs_dmabuf;
+	uint64_t cmsgs_linear;
+	uint64_t tokens;
+	uint64_t frag_max;
+	uint64_t mismatches;
+	double cpu_sec;
+	double wall_sec;
+};
+
+int rx_listen(const struct rx_opts *o);
+int rx_accept(int lfd, const struct rx_opts *o);
+int rx_receive(int fd, const struct rx_opts *o, struct rx_dmabuf *buf,
+	       uint32_t binding_id, struct rx_stats *st);
+
+/* devmemx-rx.c: SIGINT/SIGTERM, delivered only while waiting. */
+extern volatile int rx_stop_sig;
+int rx_wait(int fd, short events, int timeout_ms);
+
+/* rx-send.c */
+int tx_send(const struct tx_opts *o);
+
+#endif
