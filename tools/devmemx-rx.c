@@ -194,6 +194,8 @@ int main(int argc, char **argv)
 			return ret > 0 ? 0 : 2;
 		return tx_send(&to) ? 1 : 0;
 	}
+	if (!strcmp(cmd, "pools") && argc == 2)
+		return rx_pools() ? 1 : 0;
 	if (!strcmp(cmd, "selftest-pattern") && argc == 2)
 		return cmd_selftest_pattern() ? 1 : 0;
 	fprintf(stderr, "devmemx-rx: unknown command \"%s\" (try: devmemx-rx --help)\n",

@@ -172,6 +172,13 @@ static void dx_nl_report(struct dx_nl *nl, struct dx_call *c, const char *what)
 		fprintf(stderr, "%s: %s: %s\n", dx_prog, what, err);
 }
 
+uint64_t dx_nla_uint(const struct nlattr *a)
+{
+	if (nla_len(a) == 4)
+		return nla_get_u32((struct nlattr *)a);
+	return nla_get_u64((struct nlattr *)a);
+}
+
 int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	       dx_reply_fn fn, void *arg, const char *what)
 {

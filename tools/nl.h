@@ -4,6 +4,7 @@
 #define DX_NL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <netlink/genl/genl.h>
 
 #include "names.h"
@@ -38,6 +39,9 @@ struct nl_msg *dx_nl_msg(struct dx_nl *nl, int cmd, bool dump);
  */
 int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	       dx_reply_fn fn, void *arg, const char *what);
+
+/* The value of a variable-width unsigned ("uint") attribute: 4 or 8 bytes. */
+uint64_t dx_nla_uint(const struct nlattr *a);
 
 /* Print the attributes of @tb described by @desc, as text or one JSON object. */
 void dx_print(struct nlattr **tb, const struct dx_attr *desc, int maxattr,

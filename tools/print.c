@@ -29,9 +29,7 @@ static uint64_t dx_uint(const struct nlattr *a, enum dx_type t)
 	case DX_U32:
 		return nla_get_u32((struct nlattr *)a);
 	case DX_UINT:
-		if (nla_len(a) == 4)
-			return nla_get_u32((struct nlattr *)a);
-		return nla_get_u64((struct nlattr *)a);
+		return dx_nla_uint(a);
 	default:
 		return nla_get_u64((struct nlattr *)a);
 	}

@@ -23,6 +23,7 @@ void rx_usage(FILE *f)
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "       devmemx-rx send --addr IP --port PORT --bytes N\n"
 	      "                       [--seed N] [--chunk SIZE] [--timeout SEC]\n"
+	      "       devmemx-rx pools\n"
 	      "       devmemx-rx --help\n"
 	      "\n"
 	      "recv: make a dma-buf, bind it to RX queues of IFNAME, steer TCP port PORT\n"

@@ -110,6 +110,9 @@ int rx_receive(int fd, const struct rx_opts *o, struct rx_dmabuf *buf,
 extern volatile int rx_stop_sig;
 int rx_wait(int fd, short events, int timeout_ms);
 
+/* rx-pools.c: page-pool-get dump, one JSON line per pool. */
+int rx_pools(void);
+
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);
 

@@ -18,6 +18,7 @@ sweep() { # mtu, then recv args
 	for size in 1024 4096 8192 16384 32768 65536 1048576; do
 		n=$((n + 1))
 		devmem_xfer $size $((6000 + n)) "$@"
+		xfer_report "in-tree mtu $mtu $*"
 		[ "$(jget cmsgs_dmabuf /tmp/rx.json)" -ge 1 ] ||
 			fail "$size bytes at MTU $mtu: no payload in the dma-buf"
 	done
@@ -67,12 +68,23 @@ case $DX_SERIES in
 			devmem_xfer $size $port --queues 2 --udmabuf 8M --hugetlb \
 				--rx-page-size $rps
 			expect_eq "$(jget rx_page_size /tmp/rx.json)" $rps "rx_page_size"
+			xfer_report "in-tree rx-page-size $rps"
 		done
 		[ "$(jget frag_max /tmp/rx.json)" -gt 4096 ] ||
 			fail "rx-page-size $rps: no fragment above 4K ($(cat /tmp/rx.json))"
 	done
 	;;
 esac
+
+# A longer flow per niov size, for the record (ratios within one run only).
+sizes=4096
+[ "$DX_SERIES" = 7.2 ] || sizes="4096 16384 65536"
+for rps in $sizes; do
+	args="--queues 2 --udmabuf 32M --hugetlb"
+	[ "$DX_SERIES" = 7.2 ] || args="$args --rx-page-size $rps"
+	devmem_xfer 16777216 $((6500 + rps / 4096)) $args
+	xfer_report "in-tree niov $rps, 16M"
+done
 
 [ "$(ip netns exec rx ethtool -n dxsim1 | grep -c '^Filter:')" = 1 ] ||
 	fail "devmemx-rx left ntuple rules behind"

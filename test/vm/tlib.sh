@@ -78,3 +78,25 @@ devmem_xfer() {
 	expect_eq "$(jget bytes /tmp/rx.json)" "$bytes" "bytes received"
 	expect_eq "$(jget mismatches /tmp/rx.json)" 0 "mismatching bytes"
 }
+
+# Page pools listed in netns $1 (page-pool-get dump), one JSON line each.
+pools() { ip netns exec "$1" devmemx-rx pools; }
+
+# wait_until SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
+wait_until() {
+	local end=$((SECONDS + $1))
+	shift
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.2
+	done
+}
+
+# A "# " line with the last transfer's throughput and receiver CPU per GiB.
+xfer_report() { # label
+	awk -v l="$1" -v b="$(jget bytes /tmp/rx.json)" -v w="$(jget wall_sec /tmp/rx.json)" \
+		-v c="$(jget cpu_sec /tmp/rx.json)" 'BEGIN {
+		g = b / 1073741824
+		printf "# %s: %d bytes, %.1f MB/s, %.2f receiver CPU s/GiB\n", l, b,
+			(w > 0 ? b / w / 1e6 : 0), (g > 0 ? c / g : 0) }'
+}
