@@ -19,6 +19,7 @@ MODULE_PARM_DESC(queues, "RX/TX queues per device (1-16, default 4)");
 /* The device both netdevs DMA through: dma-direct, 64-bit. */
 struct device *dxsim_dma_dev;
 static struct net_device *dxsim_devs[2];
+bool dxsim_dma_dev_shared;
 
 static int __init dxsim_init(void)
 {
@@ -33,6 +34,14 @@ static int __init dxsim_init(void)
 	dxsim_dma_dev = root_device_register(KBUILD_MODNAME);
 	if (IS_ERR(dxsim_dma_dev))
 		return PTR_ERR(dxsim_dma_dev);
+	/*
+	 * A dma-buf bound to a queue stays attached to, and mapped for, this
+	 * device until its binding is freed, which may be long after the
+	 * module is gone (the binding lives while its user holds it). Like a
+	 * PCI device outliving its driver, the device then outlives the
+	 * module: see dxsim_exit().
+	 */
+	get_device(dxsim_dma_dev);
 	dxsim_dma_dev->dma_mask = &dxsim_dma_dev->coherent_dma_mask;
 	err = dma_set_mask_and_coherent(dxsim_dma_dev, DMA_BIT_MASK(64));
 	if (err)
@@ -58,6 +67,7 @@ err_netdevs:
 	dxsim_debugfs_exit();
 err_dev:
 	root_device_unregister(dxsim_dma_dev);
+	put_device(dxsim_dma_dev);
 	return err;
 }
 
@@ -69,6 +79,10 @@ static void __exit dxsim_exit(void)
 		dxsim_destroy(dxsim_devs[i]);
 	dxsim_debugfs_exit();
 	root_device_unregister(dxsim_dma_dev);
+	if (dxsim_dma_dev_shared)
+		pr_info("DMA device kept for dma-buf mappings that may outlive the module\n");
+	else
+		put_device(dxsim_dma_dev);
 }
 
 module_init(dxsim_init);

@@ -52,6 +52,8 @@ static void dxsim_rxq_start(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 	rxq->pool = qm->pool;
 	rxq->buf_size = qm->buf_size;
 	qm->pool = NULL;
+	if (page_pool_is_unreadable(rxq->pool))
+		WRITE_ONCE(dxsim_dma_dev_shared, true);
 	/* Only now: a pool whose start failed must not point at the NAPI. */
 	page_pool_enable_direct_recycling(rxq->pool, &rxq->napi);
 	napi_enable_locked(&rxq->napi);

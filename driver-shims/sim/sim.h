@@ -94,6 +94,8 @@ struct dxsim_priv {
 };
 
 extern struct device *dxsim_dma_dev;
+/* A memory provider (a dma-buf mapped for dxsim_dma_dev) was installed. */
+extern bool dxsim_dma_dev_shared;
 
 /* netdev.c */
 struct net_device *dxsim_create(const char *name, unsigned int queues);

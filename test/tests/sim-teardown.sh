@@ -4,7 +4,7 @@
 # and the page pools of the device are gone once the binding's buffers are.
 . /dx/tlib.sh
 
-no_pools() { [ -z "$(pools rx)" ]; }
+no_pools() { flush_deferred_skbs; [ -z "$(pools rx)" ]; }
 bound() { pools rx | grep -q '"dmabuf":'; }
 cleanup() { ip netns del tx 2>/dev/null; ip netns del rx 2>/dev/null; true; }
 trap cleanup EXIT

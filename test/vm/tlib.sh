@@ -82,6 +82,16 @@ devmem_xfer() {
 # Page pools listed in netns $1 (page-pool-get dump), one JSON line each.
 pools() { ip netns exec "$1" devmemx-rx pools; }
 
+# Freed skbs wait on the per-CPU defer list of the CPU that received them
+# until that CPU next runs NET_RX; their buffers keep page pools (and
+# bindings) alive until then. Loopback traffic from each CPU flushes them.
+flush_deferred_skbs() {
+	local cpu
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		taskset -c "$cpu" ping -c 1 -W 1 127.0.0.1 >/dev/null 2>&1 || true
+	done
+}
+
 # wait_until SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
 wait_until() {
 	local end=$((SECONDS + $1))
