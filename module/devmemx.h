@@ -2,8 +2,147 @@
 #ifndef _DEVMEMX_H
 #define _DEVMEMX_H
 
+#include <linux/mutex.h>
+#include <linux/netdevice.h>
+#include <linux/percpu-refcount.h>
+#include <linux/workqueue.h>
+#include <net/netmem.h>
+
 #include "compat.h"
 
+struct dma_buf;
+struct dma_buf_attachment;
+struct gen_pool;
+struct page_pool;
+struct sg_table;
+
+/*
+ * A niov's owner: the stack finds the binding through it
+ * (net_iov_owner() -> container -> binding). One per niov, so that
+ * net_iov_idx() is 0 and the stack's PAGE_SHIFT arithmetic holds for any
+ * niov size.
+ */
+struct devmemx_owner {
+	struct net_iov_area area;
+	struct devmemx_binding *binding;
+	dma_addr_t dma;
+};
+
+/* A run of DMA-contiguous, niov-aligned memory in the gen_pool. */
+struct devmemx_region {
+	dma_addr_t dma;
+	u32 first;		/* index of its first niov */
+};
+
+struct devmemx_binding {
+	/*
+	 * The in-tree binding's layout where the stack reads it: the
+	 * reference skb fragments take, and the id dmabuf_cmsg reports.
+	 */
+	union {
+		u8 intree[DEVMEMX_BTF_BINDING_SIZE];
+		struct {
+			u8 pad_ref[DEVMEMX_BTF_BINDING_REF];
+			struct percpu_ref ref;
+		};
+		struct {
+			u8 pad_id[DEVMEMX_BTF_BINDING_ID];
+			u32 id;
+		};
+	};
+
+	struct list_head node;		/* devmemx_bindings, under devmemx_mutex */
+	bool unbound;			/* under devmemx_mutex */
+	/* Unless persistent, the binding ends with the socket that made it. */
+	possible_net_t net;
+	u32 portid;
+	u32 flags;
+	pid_t creator;
+
+	struct mutex lock;		/* dev, queues */
+	struct net_device *dev;		/* NULL once unbound or unregistered */
+	netdevice_tracker dev_tracker;
+	unsigned long *queues;		/* queues holding the provider */
+	unsigned long *pooled;		/* queues whose page pool took it */
+	unsigned int nqueues;
+
+	struct dma_buf *dmabuf;
+	struct dma_buf_attachment *attach;
+	struct sg_table *sgt;
+	struct gen_pool *pool;
+	struct devmemx_region *regions;
+	struct net_iov *niovs;
+	struct devmemx_owner *owners;
+	u32 niov_count;
+	unsigned int niov_shift;
+	u64 carved;
+	u64 wasted;
+
+	atomic_t in_use;
+	atomic_t high_water;
+	atomic_t page_pools;
+	atomic64_t alloc_failures;
+	struct work_struct free_work;
+};
+
+struct devmemx_counters {
+	atomic_t bindings;
+	atomic64_t niovs;
+	atomic_t page_pools;
+};
+
+extern struct devmemx_counters devmemx_counters;
+extern struct mutex devmemx_mutex;
+extern struct list_head devmemx_bindings;
+
+/* dispatch.c: the in-tree provider ops and the redirect of their calls */
+extern const struct memory_provider_ops *devmemx_intree_ops;
+extern unsigned int devmemx_hooks;
+int devmemx_dispatch_init(void);
+void devmemx_dispatch_exit(void);
+
+/* provider.c: what the redirected ops do for devmemx bindings */
+int devmemx_mp_init(struct page_pool *pool);
+netmem_ref devmemx_mp_alloc_netmems(struct page_pool *pool, gfp_t gfp);
+bool devmemx_mp_release_netmem(struct page_pool *pool, netmem_ref netmem);
+void devmemx_mp_destroy(struct page_pool *pool);
+int devmemx_mp_nl_fill(void *mp_priv, struct sk_buff *rsp,
+		       struct netdev_rx_queue *rxq);
+void devmemx_mp_uninstall(void *mp_priv, struct netdev_rx_queue *rxq);
+
+/* binding.c */
+struct devmemx_binding *devmemx_binding_lookup(u32 id);
+bool devmemx_binding_is_ours(const void *mp_priv);
+struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
+					       struct device *dma_dev,
+					       unsigned int fd, u32 niov_size,
+					       struct netlink_ext_ack *extack);
+int devmemx_binding_publish(struct devmemx_binding *b);
+bool devmemx_binding_mark_unbound(struct devmemx_binding *b);
+void devmemx_binding_finish_unbind(struct devmemx_binding *b);
+void devmemx_binding_abort(struct devmemx_binding *b);
+struct net_iov *devmemx_niov_alloc(struct devmemx_binding *b);
+void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov);
+int devmemx_binding_init(void);
+void devmemx_binding_exit(void);
+
+/* queue.c */
+int devmemx_check_dev(struct net_device *dev, u32 niov_size,
+		      struct netlink_ext_ack *extack);
+int devmemx_check_queue_range(struct net_device *dev, u32 q,
+			      struct netlink_ext_ack *extack);
+int devmemx_check_queue(struct net_device *dev, u32 q,
+			struct netlink_ext_ack *extack);
+int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
+			   unsigned int n, struct netlink_ext_ack *extack);
+void devmemx_queues_release(struct devmemx_binding *b);
+struct device *devmemx_dma_dev(struct net_device *dev, const u32 *q,
+			       unsigned int n, struct netlink_ext_ack *extack);
+u64 devmemx_probe_sizes(struct net_device *dev);
+int devmemx_queue_init(void);
+void devmemx_queue_exit(void);
+
+/* netlink.c */
 int devmemx_nl_init(void);
 void devmemx_nl_exit(void);
 

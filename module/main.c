@@ -2,7 +2,8 @@
 /*
  * devmemx: large-buffer devmem TCP receive for stock kernels.
  *
- * Subsystems come up in dependency order and go down in reverse.
+ * Subsystems come up in dependency order and go down in reverse. Module
+ * exit finds no binding: every binding holds a module reference.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,17 +15,37 @@ static int __init devmemx_init(void)
 {
 	int ret;
 
-	ret = devmemx_nl_init();
+	ret = devmemx_binding_init();
 	if (ret)
 		return ret;
+	ret = devmemx_dispatch_init();
+	if (ret)
+		goto err_binding;
+	ret = devmemx_queue_init();
+	if (ret)
+		goto err_dispatch;
+	ret = devmemx_nl_init();
+	if (ret)
+		goto err_queue;
 
 	pr_info("version %s loaded\n", DEVMEMX_VERSION);
 	return 0;
+
+err_queue:
+	devmemx_queue_exit();
+err_dispatch:
+	devmemx_dispatch_exit();
+err_binding:
+	devmemx_binding_exit();
+	return ret;
 }
 
 static void __exit devmemx_exit(void)
 {
 	devmemx_nl_exit();
+	devmemx_queue_exit();
+	devmemx_dispatch_exit();
+	devmemx_binding_exit();
 }
 
 module_init(devmemx_init);
@@ -32,3 +53,5 @@ module_exit(devmemx_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Large-buffer devmem TCP receive for stock kernels");
 MODULE_VERSION(DEVMEMX_VERSION);
+MODULE_IMPORT_NS("DMA_BUF");
+MODULE_IMPORT_NS("NETDEV_INTERNAL");

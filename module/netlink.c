@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The devmemx generic netlink family: request handlers. */
+#include <linux/dma-buf.h>
+#include <linux/ethtool.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
+#include <net/netdev_lock.h>
+#include <net/netdev_queues.h>
+#include <net/sock.h>
 
 #include "devmemx.h"
 #include "generated/netlink.h"
+
+#define DEVMEMX_MAX_QUEUES	256
 
 int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -20,7 +27,14 @@ int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 		goto err_free;
 	if (nla_put_string(rsp, DEVMEMX_A_INFO_VERSION, DEVMEMX_VERSION) ||
 	    nla_put_string(rsp, DEVMEMX_A_INFO_KERNEL, init_utsname()->release) ||
-	    nla_put_u32(rsp, DEVMEMX_A_INFO_FEATURES, devmemx_features()))
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_FEATURES, devmemx_features()) ||
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_HOOKS, devmemx_hooks) ||
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_BINDINGS,
+			atomic_read(&devmemx_counters.bindings)) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_INFO_NIOVS,
+			      atomic64_read(&devmemx_counters.niovs), 0) ||
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_PAGE_POOLS,
+			atomic_read(&devmemx_counters.page_pools)))
 		goto err_free;
 
 	genlmsg_end(rsp, hdr);
@@ -31,12 +45,435 @@ err_free:
 	return -EMSGSIZE;
 }
 
+/* The queue list of a request: ids, each once. */
+static int devmemx_nl_queues(struct genl_info *info, u32 *q, unsigned int *n)
+{
+	struct nlattr *tb[DEVMEMX_A_QUEUE_MAX + 1];
+	const struct nlattr *attr;
+	unsigned int i;
+	int rem, err;
+
+	*n = 0;
+	nla_for_each_attr_type(attr, DEVMEMX_A_BINDING_QUEUES,
+			       genlmsg_data(info->genlhdr),
+			       genlmsg_len(info->genlhdr), rem) {
+		err = nla_parse_nested(tb, DEVMEMX_A_QUEUE_MAX, attr,
+				       devmemx_queue_nl_policy, info->extack);
+		if (err)
+			return err;
+		if (NL_REQ_ATTR_CHECK(info->extack, attr, tb, DEVMEMX_A_QUEUE_ID))
+			return -EINVAL;
+		if (*n == DEVMEMX_MAX_QUEUES) {
+			NL_SET_ERR_MSG_FMT(info->extack, "more than %u queues",
+					   DEVMEMX_MAX_QUEUES);
+			return -E2BIG;
+		}
+		q[*n] = nla_get_u32(tb[DEVMEMX_A_QUEUE_ID]);
+		for (i = 0; i < *n; i++) {
+			if (q[i] == q[*n]) {
+				NL_SET_ERR_MSG_FMT(info->extack,
+						   "queue %u is listed twice", q[i]);
+				return -EINVAL;
+			}
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
+				 struct devmemx_binding *b)
+{
+	void *hdr = genlmsg_iput(rsp, info);
+
+	if (!hdr ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_ID, b->id) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_SIZE, 1U << b->niov_shift) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_COUNT, b->niov_count) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_CARVED, b->carved, 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_WASTED, b->wasted, 0))
+		return -EMSGSIZE;
+	genlmsg_end(rsp, hdr);
+	return 0;
+}
+
+/* With the device locked: the checks, the binding, its queues. */
+static struct devmemx_binding *
+devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
+		       const u32 *q, unsigned int n, u32 size)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct devmemx_binding *b;
+	struct device *dma_dev;
+	unsigned int i;
+	int err;
+
+	if (dev->reg_state != NETREG_REGISTERED || !netif_device_present(dev))
+		return ERR_PTR(-ENODEV);
+	err = devmemx_check_dev(dev, size, extack);
+	for (i = 0; !err && i < n; i++)
+		err = devmemx_check_queue(dev, q[i], extack);
+	if (err)
+		return ERR_PTR(err);
+	dma_dev = devmemx_dma_dev(dev, q, n, extack);
+	if (IS_ERR(dma_dev))
+		return ERR_CAST(dma_dev);
+
+	b = devmemx_binding_create(dev, dma_dev,
+				   nla_get_u32(info->attrs[DEVMEMX_A_BINDING_FD]),
+				   size, extack);
+	if (IS_ERR(b))
+		return b;
+	b->flags = nla_get_u32_default(info->attrs[DEVMEMX_A_BINDING_FLAGS], 0);
+	write_pnet(&b->net, genl_info_net(info));
+	b->portid = info->snd_portid;
+	err = devmemx_binding_publish(b);
+	if (err) {
+		devmemx_binding_abort(b);
+		return ERR_PTR(err);
+	}
+	b->dev = dev;
+	netdev_hold(dev, &b->dev_tracker, GFP_KERNEL);
+	err = devmemx_queues_install(b, q, n, extack);
+	if (err) {
+		/* Queues are rolled back; the device stays locked here. */
+		mutex_lock(&b->lock);
+		b->dev = NULL;
+		netdev_put(dev, &b->dev_tracker);
+		mutex_unlock(&b->lock);
+		mutex_lock(&devmemx_mutex);
+		devmemx_binding_mark_unbound(b);
+		mutex_unlock(&devmemx_mutex);
+		devmemx_binding_finish_unbind(b);
+		return ERR_PTR(err);
+	}
+	return b;
+}
+
+int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 size = PAGE_SIZE, q[DEVMEMX_MAX_QUEUES];
+	struct devmemx_binding *b;
+	netdevice_tracker tracker;
+	struct net_device *dev;
+	struct sk_buff *rsp;
+	unsigned int n;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_IFINDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_FD) ||
+	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_QUEUES))
+		return -EINVAL;
+	if (info->attrs[DEVMEMX_A_BINDING_RX_BUF_SIZE])
+		size = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_RX_BUF_SIZE]);
+	if (!is_power_of_2(size) || size < PAGE_SIZE) {
+		NL_SET_ERR_MSG_FMT(info->extack,
+				   "rx-buf-size %u: must be a power of two of at least %lu",
+				   size, PAGE_SIZE);
+		return -EINVAL;
+	}
+	err = devmemx_nl_queues(info, q, &n);
+	if (err)
+		return err;
+
+	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rsp)
+		return -ENOMEM;
+
+	dev = netdev_get_by_index(genl_info_net(info),
+				  nla_get_u32(info->attrs[DEVMEMX_A_BINDING_IFINDEX]),
+				  &tracker, GFP_KERNEL);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    info->attrs[DEVMEMX_A_BINDING_IFINDEX],
+				    "no such device in this network namespace");
+		err = -ENODEV;
+		goto err_free;
+	}
+	netdev_lock(dev);
+	b = devmemx_nl_bind_locked(dev, info, q, n, size);
+	netdev_unlock(dev);
+	netdev_put(dev, &tracker);
+	if (IS_ERR(b)) {
+		err = PTR_ERR(b);
+		goto err_free;
+	}
+
+	err = devmemx_nl_bind_reply(rsp, info, b);
+	if (err)
+		goto err_free;
+	return genlmsg_reply(rsp, info);
+
+err_free:
+	nlmsg_free(rsp);
+	return err;
+}
+
+/* Callers see bindings on devices of their network namespace. */
+static bool devmemx_binding_visible(struct devmemx_binding *b, struct net *net)
+{
+	bool ok;
+
+	mutex_lock(&b->lock);
+	ok = !b->dev || net_eq(dev_net(b->dev), net);
+	mutex_unlock(&b->lock);
+	return ok;
+}
+
+int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct devmemx_binding *b;
+	bool mine = false;
+	u32 id;
+
+	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_ID))
+		return -EINVAL;
+	id = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_ID]);
+
+	mutex_lock(&devmemx_mutex);
+	b = devmemx_binding_lookup(id);
+	if (b && devmemx_binding_visible(b, genl_info_net(info)))
+		mine = devmemx_binding_mark_unbound(b);
+	mutex_unlock(&devmemx_mutex);
+	if (!mine) {
+		NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u", id);
+		return -ENOENT;
+	}
+	devmemx_binding_finish_unbind(b);
+	return 0;
+}
+
+static int devmemx_nl_fill_queues(struct sk_buff *rsp, struct devmemx_binding *b)
+{
+	struct nlattr *nest;
+	unsigned int q;
+
+	for_each_set_bit(q, b->queues, b->nqueues) {
+		nest = nla_nest_start(rsp, DEVMEMX_A_BINDING_QUEUES);
+		if (!nest || nla_put_u32(rsp, DEVMEMX_A_QUEUE_ID, q))
+			return -EMSGSIZE;
+		nla_nest_end(rsp, nest);
+	}
+	return 0;
+}
+
+/* Under devmemx_mutex. */
+static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *b,
+				   u32 portid, u32 seq, int flags)
+{
+	u32 in_use = atomic_read(&b->in_use);
+	void *hdr;
+	int err;
+
+	hdr = genlmsg_put(rsp, portid, seq, &devmemx_nl_family, flags,
+			  DEVMEMX_CMD_BINDING_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	mutex_lock(&b->lock);
+	err = nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev ? b->dev->ifindex : 0) ||
+	      devmemx_nl_fill_queues(rsp, b);
+	mutex_unlock(&b->lock);
+	if (err ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_ID, b->id) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_FLAGS, b->flags) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_SIZE, 1U << b->niov_shift) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_COUNT, b->niov_count) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_CARVED, b->carved, 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_WASTED, b->wasted, 0) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOVS_FREE, b->niov_count - in_use) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOVS_IN_USE, in_use) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOVS_HIGH_WATER,
+			atomic_read(&b->high_water)) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_ALLOC_FAILURES,
+			      atomic64_read(&b->alloc_failures), 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
+			      b->dmabuf->size, 0) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_CREATOR_PID, b->creator) ||
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_PAGE_POOLS,
+			atomic_read(&b->page_pools))) {
+		genlmsg_cancel(rsp, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(rsp, hdr);
+	return 0;
+}
+
+int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct devmemx_binding *b;
+	struct sk_buff *rsp;
+	int err = -ENOENT;
+	u32 id;
+
+	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_ID))
+		return -EINVAL;
+	id = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_ID]);
+	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rsp)
+		return -ENOMEM;
+
+	mutex_lock(&devmemx_mutex);
+	b = devmemx_binding_lookup(id);
+	if (b && devmemx_binding_visible(b, genl_info_net(info)))
+		err = devmemx_nl_fill_binding(rsp, b, info->snd_portid,
+					      info->snd_seq, 0);
+	mutex_unlock(&devmemx_mutex);
+	if (err) {
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u", id);
+		nlmsg_free(rsp);
+		return err;
+	}
+	return genlmsg_reply(rsp, info);
+}
+
+int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
+				  struct netlink_callback *cb)
+{
+	struct net *net = sock_net(skb->sk);
+	struct devmemx_binding *b;
+	long i = 0, skip = cb->args[0];
+	int err = 0;
+
+	mutex_lock(&devmemx_mutex);
+	list_for_each_entry(b, &devmemx_bindings, node) {
+		if (!devmemx_binding_visible(b, net))
+			continue;
+		if (i++ < skip)
+			continue;
+		err = devmemx_nl_fill_binding(skb, b, NETLINK_CB(cb->skb).portid,
+					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err) {
+			i--;
+			break;
+		}
+	}
+	mutex_unlock(&devmemx_mutex);
+	cb->args[0] = i;
+	return err == -EMSGSIZE && i > skip ? skb->len : err;
+}
+
+static void devmemx_driver_name(struct net_device *dev, char *buf, size_t len)
+{
+	struct ethtool_drvinfo drv = {};
+
+	if (dev->ethtool_ops && dev->ethtool_ops->get_drvinfo)
+		dev->ethtool_ops->get_drvinfo(dev, &drv);
+	if (!drv.driver[0] && dev->dev.parent && dev->dev.parent->driver)
+		strscpy(drv.driver, dev->dev.parent->driver->name, sizeof(drv.driver));
+	strscpy(buf, drv.driver[0] ? drv.driver : "unknown", len);
+}
+
+int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct netdev_queue_mgmt_ops *qops;
+	char driver[sizeof_field(struct ethtool_drvinfo, driver)];
+	netdevice_tracker tracker;
+	struct net_device *dev;
+	struct sk_buff *rsp;
+	int err = -EMSGSIZE;
+	void *hdr;
+	u32 q = 0;
+
+	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_CAPS_IFINDEX))
+		return -EINVAL;
+	dev = netdev_get_by_index(genl_info_net(info),
+				  nla_get_u32(info->attrs[DEVMEMX_A_CAPS_IFINDEX]),
+				  &tracker, GFP_KERNEL);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[DEVMEMX_A_CAPS_IFINDEX],
+				    "no such device in this network namespace");
+		return -ENODEV;
+	}
+	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rsp) {
+		netdev_put(dev, &tracker);
+		return -ENOMEM;
+	}
+	netdev_lock(dev);
+	qops = dev->queue_mgmt_ops;
+	if (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]) {
+		q = nla_get_u32(info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]);
+		err = devmemx_check_queue_range(dev, q, info->extack);
+		if (err)
+			goto out;
+		err = -EMSGSIZE;
+	}
+	devmemx_driver_name(dev, driver, sizeof(driver));
+	hdr = genlmsg_iput(rsp, info);
+	if (!hdr ||
+	    nla_put_u32(rsp, DEVMEMX_A_CAPS_IFINDEX, dev->ifindex) ||
+	    (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID] &&
+	     nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUE_ID, q)) ||
+	    nla_put_string(rsp, DEVMEMX_A_CAPS_DRIVER, driver) ||
+	    nla_put_u8(rsp, DEVMEMX_A_CAPS_HDS, dev->cfg->hds_config) ||
+	    nla_put_u32(rsp, DEVMEMX_A_CAPS_HDS_THRESH, dev->cfg->hds_thresh) ||
+	    nla_put_u8(rsp, DEVMEMX_A_CAPS_RX_PAGE_SIZE,
+		       qops && (qops->supported_params & QCFG_RX_PAGE_SIZE)) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_CAPS_RX_BUF_SIZES,
+			      devmemx_probe_sizes(dev), 0) ||
+	    nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUES, dev->real_num_rx_queues))
+		goto out;
+	genlmsg_end(rsp, hdr);
+	err = 0;
+out:
+	netdev_unlock(dev);
+	netdev_put(dev, &tracker);
+	if (err) {
+		nlmsg_free(rsp);
+		return err;
+	}
+	return genlmsg_reply(rsp, info);
+}
+
+/* A genl socket closed: the bindings it made end, unless persistent. */
+static int devmemx_netlink_event(struct notifier_block *nb, unsigned long event,
+				 void *ptr)
+{
+	struct netlink_notify *n = ptr;
+	struct devmemx_binding *b;
+
+	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
+		return NOTIFY_DONE;
+	for (;;) {
+		bool found = false;
+
+		mutex_lock(&devmemx_mutex);
+		list_for_each_entry(b, &devmemx_bindings, node) {
+			if (!b->unbound && b->portid == n->portid &&
+			    !(b->flags & DEVMEMX_BINDING_FLAGS_PERSISTENT) &&
+			    net_eq(read_pnet(&b->net), n->net)) {
+				found = devmemx_binding_mark_unbound(b);
+				break;
+			}
+		}
+		mutex_unlock(&devmemx_mutex);
+		if (!found)
+			break;
+		devmemx_binding_finish_unbind(b);
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block devmemx_netlink_nb = {
+	.notifier_call = devmemx_netlink_event,
+};
+
 int devmemx_nl_init(void)
 {
-	return genl_register_family(&devmemx_nl_family);
+	int err;
+
+	err = netlink_register_notifier(&devmemx_netlink_nb);
+	if (err)
+		return err;
+	err = genl_register_family(&devmemx_nl_family);
+	if (err)
+		netlink_unregister_notifier(&devmemx_netlink_nb);
+	return err;
 }
 
 void devmemx_nl_exit(void)
 {
 	genl_unregister_family(&devmemx_nl_family);
+	netlink_unregister_notifier(&devmemx_netlink_nb);
 }

@@ -78,7 +78,7 @@ static void print_json(const struct rx_opts *o, uint32_t id,
 }
 
 /* Accept one connection, receive and verify the stream, report. */
-static int recv_stream(const struct rx_opts *o, struct rx_dmabuf *buf,
+static int recv_stream(const struct rx_opts *o, struct dx_dmabuf *buf,
 		       uint32_t id)
 {
 	struct rx_stats st = { 0 };
@@ -99,7 +99,7 @@ static int recv_stream(const struct rx_opts *o, struct rx_dmabuf *buf,
 
 static int cmd_recv(struct rx_opts *o)
 {
-	struct rx_dmabuf buf = { .fd = -1, .memfd = -1 };
+	struct dx_dmabuf buf = { .fd = -1, .memfd = -1 };
 	struct rx_bind bind = { .ops = o->provider };
 	struct rx_flow flow = { .fd = -1 };
 	int ret;
@@ -114,7 +114,7 @@ static int cmd_recv(struct rx_opts *o)
 	ret = bind.ops->open(&bind);
 	if (ret)
 		return ret;
-	ret = rx_dmabuf_create(&buf, o);
+	ret = dx_dmabuf_create(&buf, &o->buf);
 	if (!ret)
 		ret = bind.ops->bind(&bind, o, buf.fd);
 	if (!ret && !o->no_flow_rule)
@@ -124,7 +124,7 @@ static int cmd_recv(struct rx_opts *o)
 	/* Undo in reverse; each step is a no-op when its part was not made. */
 	rx_flow_del(&flow);
 	bind.ops->close(&bind);
-	rx_dmabuf_destroy(&buf);
+	dx_dmabuf_destroy(&buf);
 	if (ret == -EINTR && rx_stop_sig)
 		fprintf(stderr, "devmemx-rx: stopped by %s\n",
 			rx_stop_sig == SIGINT ? "SIGINT" : "SIGTERM");

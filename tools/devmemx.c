@@ -2,55 +2,161 @@
 /* devmemx: control the devmemx kernel module over generic netlink. */
 #include <errno.h>
 #include <getopt.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "nl.h"
+#include "cli.h"
 #include "generated/devmemx-names.h"
 
-static bool json;
+bool cli_json;
 
-static void usage(FILE *f)
+void cli_usage(FILE *f)
 {
-	fputs("usage: devmemx [-j] COMMAND\n"
+	fputs("usage: devmemx [-j] bind dev IFNAME queues LIST [size SIZE]\n"
+	      "                    (--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE | --pid PID --fd FD)\n"
+	      "                    [--persist]\n"
+	      "       devmemx [-j] unbind ID|all\n"
+	      "       devmemx [-j] show [ID]\n"
+	      "       devmemx [-j] caps dev IFNAME [queue N]\n"
+	      "       devmemx [-j] info\n"
+	      "       devmemx --help | --version\n"
 	      "\n"
-	      "commands:\n"
-	      "  info        module version, running kernel, detected kernel features\n"
+	      "bind: bind a dma-buf to RX queues of IFNAME with buffers (niovs) of SIZE\n"
+	      "bytes and print the binding. Without --persist, devmemx then holds it until\n"
+	      "Ctrl-C (SIGINT) or SIGTERM: the binding ends when devmemx's socket closes.\n"
+	      "  dev IFNAME            the network device\n"
+	      "  queues LIST           RX queues to bind: 2, 2,3 or 2-5,8\n"
+	      "  size SIZE             niov size, a power of two from 4K (default: PAGE_SIZE)\n"
+	      "  --udmabuf SIZE        a new dma-buf of SIZE bytes: a memfd via /dev/udmabuf\n"
+	      "  --hugetlb             back it with 2M huge pages (SIZE a multiple of 2M)\n"
+	      "  --dma-heap NAME SIZE  a new dma-buf from /dev/dma_heap/NAME instead\n"
+	      "  --pid PID --fd FD     the dma-buf process PID has open as FD (pidfd_getfd:\n"
+	      "                        needs ptrace access to PID)\n"
+	      "  --persist             print the binding and exit, leaving it bound; it ends\n"
+	      "                        on unbind, device removal or module unload\n"
+	      "unbind: end binding ID, or every binding; print how many ended.\n"
+	      "show: binding ID, or all of them (text: a blank line between), with counters.\n"
+	      "caps: what IFNAME (and its RX queue N) offers for large niovs; rx-buf-sizes\n"
+	      "has bit n set when the driver takes RX buffers of 2^n bytes.\n"
+	      "info: module version, running kernel, detected kernel features, live objects.\n"
+	      "\n"
+	      "SIZE takes a K, M or G suffix (powers of 1024). ID is a binding id as bind\n"
+	      "and show print it (the dmabuf_id of the devmem cmsgs).\n"
 	      "\n"
 	      "options:\n"
-	      "  -j, --json  print JSON (one object per line)\n"
-	      "  -h, --help  print this help\n"
-	      "  -V, --version\n"
-	      "              print the CLI's version\n", f);
+	      "  -j, --json     print JSON (one object per line)\n"
+	      "  -h, --help     print this help\n"
+	      "  -V, --version  print the CLI's version\n"
+	      "\n"
+	      "Exit status: 0 on success, 1 when a request failed (the kernel's reason is\n"
+	      "printed as is), 2 on bad usage.\n", f);
 }
 
-static int print_info(struct nlattr **tb, void *arg)
+static const struct cli_kw *cli_kw_find(const char *word,
+					const struct cli_kw *kw,
+					unsigned int nkw)
 {
-	(void)arg;
-	dx_print(tb, dx_info_attrs, DEVMEMX_A_INFO_MAX, json);
+	unsigned int i;
+
+	for (i = 0; i < nkw; i++)
+		if (!strcmp(word, kw[i].name))
+			return &kw[i];
+	return NULL;
+}
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+bool cli_help(int argc, char **argv)
+{
+	if (argc != 2 || !is_help(argv[1]))
+		return false;
+	cli_usage(stdout);
+	return true;
+}
+
+int cli_parse_kw(int argc, char **argv, const struct cli_kw *kw,
+		 unsigned int nkw, void *ctx)
+{
+	const struct cli_kw *k = NULL;
+	int i;
+
+	for (i = 1; i < argc; i += 1 + k->nargs) {
+		if (is_help(argv[i])) {
+			cli_usage(stdout);
+			return -1;
+		}
+		k = cli_kw_find(argv[i], kw, nkw);
+		if (!k) {
+			dx_bad_usage("unknown argument \"%s\" for %s (try: devmemx --help)",
+				     argv[i], argv[0]);
+			return CLI_USAGE;
+		}
+		if (argc - i - 1 < k->nargs) {
+			dx_bad_usage("%s needs %s", k->name, k->args);
+			return CLI_USAGE;
+		}
+		if (k->set(ctx, argv + i + 1))
+			return CLI_USAGE;
+	}
 	return 0;
 }
 
-static int cmd_info(struct dx_nl *nl, int argc, char **argv)
+unsigned int cli_ifindex(const char *name)
+{
+	unsigned int ifindex = if_nametoindex(name);
+
+	if (!ifindex)
+		fprintf(stderr, "%s: no network device \"%s\" (see: ip link)\n",
+			dx_prog, name);
+	return ifindex;
+}
+
+int cli_open(struct dx_nl *nl)
+{
+	return dx_nl_open(nl, DEVMEMX_FAMILY_NAME);
+}
+
+static int print_info(const struct dx_reply *r, void *arg)
+{
+	(void)arg;
+	dx_print(r, dx_info_attrs, DEVMEMX_A_INFO_MAX, cli_json);
+	return 0;
+}
+
+static int cli_info(int argc, char **argv)
 {
 	struct nl_msg *msg;
+	struct dx_nl nl;
+	int ret;
 
-	(void)argv;
+	if (cli_help(argc, argv))
+		return CLI_OK;
 	if (argc > 1) {
-		fprintf(stderr, "devmemx: info takes no arguments\n");
-		return -EINVAL;
+		dx_bad_usage("info takes no arguments");
+		return CLI_USAGE;
 	}
-	msg = dx_nl_msg(nl, DEVMEMX_CMD_INFO, false);
-	if (!msg)
-		return -ENOMEM;
-	return dx_nl_call(nl, msg, DEVMEMX_A_INFO_MAX, print_info, NULL, "info");
+	if (cli_open(&nl))
+		return CLI_FAIL;
+	msg = dx_nl_msg(&nl, DEVMEMX_CMD_INFO, false);
+	ret = msg ? dx_nl_call(&nl, msg, DEVMEMX_A_INFO_MAX, print_info, NULL,
+			       "info") : dx_nomem();
+	dx_nl_close(&nl);
+	return ret ? CLI_FAIL : CLI_OK;
 }
 
 static const struct {
 	const char *name;
-	int (*fn)(struct dx_nl *nl, int argc, char **argv);
+	int (*fn)(int argc, char **argv);
 } cmds[] = {
-	{ "info", cmd_info },
+	{ "bind", cli_bind },
+	{ "unbind", cli_unbind },
+	{ "show", cli_show },
+	{ "caps", cli_caps },
+	{ "info", cli_info },
 };
 
 int main(int argc, char **argv)
@@ -61,40 +167,33 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct dx_nl nl;
 	unsigned int i;
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "+jhV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			json = true;
+			cli_json = true;
 			break;
 		case 'h':
-			usage(stdout);
-			return 0;
+			cli_usage(stdout);
+			return CLI_OK;
 		case 'V':
 			printf("devmemx %s\n", DEVMEMX_VERSION);
-			return 0;
+			return CLI_OK;
 		default:
-			usage(stderr);
-			return 2;
+			cli_usage(stderr);
+			return CLI_USAGE;
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr);
-		return 2;
+		cli_usage(stderr);
+		return CLI_USAGE;
 	}
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		if (strcmp(argv[optind], cmds[i].name))
-			continue;
-		if (dx_nl_open(&nl, DEVMEMX_FAMILY_NAME))
-			return 1;
-		ret = cmds[i].fn(&nl, argc - optind, argv + optind);
-		dx_nl_close(&nl);
-		return ret ? 1 : 0;
-	}
-	fprintf(stderr, "devmemx: unknown command \"%s\" (try: devmemx --help)\n",
-		argv[optind]);
-	return 2;
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(argv[optind], cmds[i].name))
+			return cmds[i].fn(argc - optind, argv + optind);
+	dx_bad_usage("unknown command \"%s\" (try: devmemx --help)",
+		     argv[optind]);
+	return CLI_USAGE;
 }

@@ -33,17 +33,26 @@ def main(path):
             e = e['name'] if isinstance(e, dict) else e
             out.append(f'\t"{e}",')
         out += ['\tNULL', '};', '']
+    prefixes = {aset['name']: aset.get('name-prefix',
+                                       f"{fam}_A_{c_name(aset['name'])}_")
+                for aset in spec['attribute-sets']}
     for aset in spec['attribute-sets']:
         sname = c_name(aset['name']).lower()
-        prefix = aset.get('name-prefix', f"{fam}_A_{c_name(aset['name'])}_")
+        prefix = prefixes[aset['name']]
         out.append(f'static const struct dx_attr dx_{sname}_attrs[] = {{')
         for a in aset['attributes']:
             extra = ''
             if 'enum' in a:
                 kind = 'DX_BITS' if a.get('enum-as-flags') else 'DX_ENUM'
                 extra = f', {kind}, dx_{c_name(a["enum"]).lower()}_names'
+            elif a.get('display-hint') == 'hex':
+                extra = ', DX_HEX'
             if 'nested-attributes' in a:
-                extra = f', .nest = dx_{c_name(a["nested-attributes"]).lower()}_attrs'
+                nest = a['nested-attributes']
+                extra = (f', .nest = dx_{c_name(nest).lower()}_attrs'
+                         f', .nest_max = {prefixes[nest]}MAX')
+            if a.get('multi-attr'):
+                extra += ', .multi = true'
             out.append(f'\t[{prefix}{c_name(a["name"])}] = '
                        f'{{ "{a["name"]}", {types[a["type"]]}{extra} }},')
         out += [f'\t[{prefix}MAX + 1] = {{ NULL }}', '};', '']

@@ -3,6 +3,8 @@
 #ifndef DX_NAMES_H
 #define DX_NAMES_H
 
+#include <stdbool.h>
+
 enum dx_type {
 	DX_U8, DX_U16, DX_U32, DX_U64, DX_UINT, DX_S32,
 	DX_STRING, DX_FLAG, DX_NEST, DX_BINARY,
@@ -12,14 +14,17 @@ enum dx_kind {
 	DX_PLAIN,
 	DX_ENUM,	/* value indexes names[] */
 	DX_BITS,	/* bit i set means names[i] */
+	DX_HEX,		/* display-hint: hex (text only; JSON stays a number) */
 };
 
 struct dx_attr {
 	const char *name;
 	enum dx_type type;
 	enum dx_kind kind;
-	const char * const *names;
-	const struct dx_attr *nest;
+	const char * const *names;	/* NULL-terminated */
+	const struct dx_attr *nest;	/* DX_NEST: the nested set */
+	int nest_max;			/* its highest attribute type */
+	bool multi;			/* multi-attr: one value per occurrence */
 };
 
 #endif

@@ -14,9 +14,6 @@
 #define SOL_NETLINK 270
 #endif
 
-/* The program name errors start with; set by main. */
-const char *dx_prog = "devmemx";
-
 struct dx_call {
 	struct nlattr **tb;
 	int maxattr;
@@ -34,6 +31,7 @@ int dx_nl_open(struct dx_nl *nl, const char *family_name)
 	nl->family_name = family_name;
 	nl->hint = NULL;
 	nl->hint_arg = NULL;
+	nl->quiet_err = 0;
 	nl->sk = nl_socket_alloc();
 	if (!nl->sk) {
 		fprintf(stderr, "%s: out of memory\n", dx_prog);
@@ -90,16 +88,22 @@ struct nl_msg *dx_nl_msg(struct dx_nl *nl, int cmd, bool dump)
 
 static int dx_valid(struct nl_msg *msg, void *data)
 {
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct dx_call *c = data;
+	struct dx_reply r = {
+		.tb = c->tb,
+		.attrs = genlmsg_attrdata(nlmsg_data(nlh), 0),
+		.len = genlmsg_attrlen(nlmsg_data(nlh), 0),
+	};
 	int ret;
 
-	ret = genlmsg_parse(nlmsg_hdr(msg), 0, c->tb, c->maxattr, NULL);
+	ret = genlmsg_parse(nlh, 0, c->tb, c->maxattr, NULL);
 	if (ret < 0) {
 		c->err = -EPROTO;
 		return NL_STOP;
 	}
 	if (c->fn) {
-		ret = c->fn(c->tb, c->arg);
+		ret = c->fn(&r, c->arg);
 		if (ret < 0) {
 			c->err = ret;
 			return NL_STOP;
@@ -205,7 +209,8 @@ int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	nl_cb_put(cb);
 
 	if (c.err) {
-		dx_nl_report(nl, &c, what);
+		if (-c.err != nl->quiet_err)
+			dx_nl_report(nl, &c, what);
 		return c.err;
 	}
 	if (ret < 0) {

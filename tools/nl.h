@@ -8,9 +8,7 @@
 #include <netlink/genl/genl.h>
 
 #include "names.h"
-
-/* The program name errors start with ("devmemx" unless main sets it). */
-extern const char *dx_prog;
+#include "util.h"
 
 /*
  * Advice for a failed request: @err is the positive errno, @extack the
@@ -24,10 +22,21 @@ struct dx_nl {
 	const char *family_name;
 	dx_hint_fn hint;	/* optional, NULL after dx_nl_open() */
 	void *hint_arg;
+	int quiet_err;		/* an errno to return without a message, or 0 */
+};
+
+/*
+ * One reply message: @tb holds the last attribute of each type, @attrs and
+ * @len all of them in order (for multi-attr attributes).
+ */
+struct dx_reply {
+	struct nlattr **tb;
+	struct nlattr *attrs;
+	int len;
 };
 
 /* Reply handler: called once per reply message (several for a dump). */
-typedef int (*dx_reply_fn)(struct nlattr **tb, void *arg);
+typedef int (*dx_reply_fn)(const struct dx_reply *r, void *arg);
 
 int dx_nl_open(struct dx_nl *nl, const char *family_name);
 void dx_nl_close(struct dx_nl *nl);
@@ -43,8 +52,11 @@ int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 /* The value of a variable-width unsigned ("uint") attribute: 4 or 8 bytes. */
 uint64_t dx_nla_uint(const struct nlattr *a);
 
-/* Print the attributes of @tb described by @desc, as text or one JSON object. */
-void dx_print(struct nlattr **tb, const struct dx_attr *desc, int maxattr,
-	      bool json);
+/*
+ * Print the attributes of @r described by @desc, as "name: value" lines or as
+ * one JSON object on a line.
+ */
+void dx_print(const struct dx_reply *r, const struct dx_attr *desc,
+	      int maxattr, bool json);
 
 #endif

@@ -1,9 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Print reply attributes as "name: value" lines or as one JSON object. */
+/*
+ * Print reply attributes as "name: value" lines or as one JSON object, all
+ * from the spec's tables: multi-attr attributes as lists ("queues: 0 2 3",
+ * "queues":[0,2,3]), a nest of a one-attribute set as that attribute's
+ * value, other nests as "a=1,b=2" or a JSON object.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 
 #include "nl.h"
+
+enum dx_style {
+	DX_LINES,	/* top level text: "name: value" per line */
+	DX_INLINE,	/* nested text: "name=value,name=value" */
+	DX_JSON,
+};
+
+static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
+			   const struct dx_attr *desc, int maxattr,
+			   enum dx_style style);
+static void dx_print_value(struct nlattr *a, const struct dx_attr *d,
+			   bool json);
 
 static void dx_json_str(const char *s)
 {
@@ -17,6 +34,14 @@ static void dx_json_str(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+static void dx_print_str(const char *s, bool json)
+{
+	if (json)
+		dx_json_str(s);
+	else
+		fputs(s, stdout);
 }
 
 static uint64_t dx_uint(const struct nlattr *a, enum dx_type t)
@@ -35,10 +60,22 @@ static uint64_t dx_uint(const struct nlattr *a, enum dx_type t)
 	}
 }
 
+/* How many names a NULL-terminated table holds. */
+static unsigned int dx_nnames(const char * const *names)
+{
+	unsigned int n = 0;
+
+	while (names && names[n])
+		n++;
+	return n;
+}
+
+/* Set bits by name, "bitN" for bits the spec does not name; "-" for none. */
 static void dx_print_bits(uint64_t v, const char * const *names, bool json)
 {
+	unsigned int i, n = dx_nnames(names);
 	bool first = true;
-	int i;
+	char unnamed[8];
 
 	if (json)
 		putchar('[');
@@ -48,10 +85,8 @@ static void dx_print_bits(uint64_t v, const char * const *names, bool json)
 		if (!first)
 			fputs(json ? "," : " ", stdout);
 		first = false;
-		if (json)
-			dx_json_str(names[i]);
-		else
-			fputs(names[i], stdout);
+		snprintf(unnamed, sizeof(unnamed), "bit%u", i);
+		dx_print_str(i < n ? names[i] : unnamed, json);
 	}
 	if (json)
 		putchar(']');
@@ -59,16 +94,50 @@ static void dx_print_bits(uint64_t v, const char * const *names, bool json)
 		fputs("-", stdout);
 }
 
+static void dx_print_num(const struct nlattr *a, const struct dx_attr *d,
+			 bool json)
+{
+	uint64_t v = dx_uint(a, d->type);
+
+	if (d->kind == DX_BITS)
+		dx_print_bits(v, d->names, json);
+	else if (d->kind == DX_ENUM && v < dx_nnames(d->names))
+		dx_print_str(d->names[v], json);
+	else if (d->kind == DX_HEX && !json)
+		printf("0x%" PRIx64, v);
+	else
+		printf("%" PRIu64, v);
+}
+
+static void dx_print_nest(struct nlattr *a, const struct dx_attr *d, bool json)
+{
+	struct nlattr *tb[d->nest_max + 1];
+
+	if (nla_parse_nested(tb, d->nest_max, a, NULL) < 0) {
+		fputs(json ? "null" : "?", stdout);
+		return;
+	}
+	if (d->nest_max != 1 || d->nest[1].multi) {
+		dx_print_attrs(nla_data(a), nla_len(a), tb, d->nest, d->nest_max,
+			       json ? DX_JSON : DX_INLINE);
+		return;
+	}
+	/* A set of one attribute (a queue's id): that value stands for it. */
+	if (tb[1])
+		dx_print_value(tb[1], &d->nest[1], json);
+	else
+		fputs(json ? "null" : "-", stdout);
+}
+
 static void dx_print_value(struct nlattr *a, const struct dx_attr *d, bool json)
 {
-	uint64_t v;
-
+	if (d->type == DX_NEST && d->nest) {
+		dx_print_nest(a, d, json);
+		return;
+	}
 	switch (d->type) {
 	case DX_STRING:
-		if (json)
-			dx_json_str(nla_get_string(a));
-		else
-			fputs(nla_get_string(a), stdout);
+		dx_print_str(nla_get_string(a), json);
 		return;
 	case DX_FLAG:
 		fputs("true", stdout);
@@ -81,23 +150,54 @@ static void dx_print_value(struct nlattr *a, const struct dx_attr *d, bool json)
 		printf(json ? "null" : "(%d bytes)", nla_len(a));
 		return;
 	default:
-		break;
+		dx_print_num(a, d, json);
 	}
-	v = dx_uint(a, d->type);
-	if (d->kind == DX_BITS)
-		dx_print_bits(v, d->names, json);
-	else if (d->kind == DX_ENUM && json)
-		dx_json_str(d->names[v]);
-	else if (d->kind == DX_ENUM)
-		fputs(d->names[v], stdout);
-	else
-		printf("%" PRIu64, v);
 }
 
-void dx_print(struct nlattr **tb, const struct dx_attr *desc, int maxattr,
-	      bool json)
+/* Every occurrence of attribute @type, as "v v v" or [v,v,v]. */
+static void dx_print_multi(struct nlattr *attrs, int len, int type,
+			   const struct dx_attr *d, bool json)
 {
 	bool first = true;
+	struct nlattr *a;
+	int rem;
+
+	if (json)
+		putchar('[');
+	nla_for_each_attr(a, attrs, len, rem) {
+		if (nla_type(a) != type)
+			continue;
+		if (!first)
+			putchar(json ? ',' : ' ');
+		first = false;
+		dx_print_value(a, d, json);
+	}
+	if (json)
+		putchar(']');
+}
+
+static void dx_print_key(const char *name, enum dx_style style, bool first)
+{
+	switch (style) {
+	case DX_LINES:
+		printf("%s: ", name);
+		break;
+	case DX_INLINE:
+		printf("%s%s=", first ? "" : ",", name);
+		break;
+	case DX_JSON:
+		fputs(first ? "" : ",", stdout);
+		dx_json_str(name);
+		putchar(':');
+		break;
+	}
+}
+
+static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
+			   const struct dx_attr *desc, int maxattr,
+			   enum dx_style style)
+{
+	bool json = style == DX_JSON, first = true;
 	int i;
 
 	if (json)
@@ -105,18 +205,24 @@ void dx_print(struct nlattr **tb, const struct dx_attr *desc, int maxattr,
 	for (i = 1; i <= maxattr; i++) {
 		if (!tb[i] || !desc[i].name)
 			continue;
-		if (json) {
-			printf("%s", first ? "" : ",");
-			dx_json_str(desc[i].name);
-			putchar(':');
-		} else {
-			printf("%s: ", desc[i].name);
-		}
+		dx_print_key(desc[i].name, style, first);
 		first = false;
-		dx_print_value(tb[i], &desc[i], json);
-		if (!json)
+		if (desc[i].multi)
+			dx_print_multi(attrs, len, i, &desc[i], json);
+		else
+			dx_print_value(tb[i], &desc[i], json);
+		if (style == DX_LINES)
 			putchar('\n');
 	}
 	if (json)
-		puts("}");
+		putchar('}');
+}
+
+void dx_print(const struct dx_reply *r, const struct dx_attr *desc,
+	      int maxattr, bool json)
+{
+	dx_print_attrs(r->attrs, r->len, r->tb, desc, maxattr,
+		       json ? DX_JSON : DX_LINES);
+	if (json)
+		putchar('\n');
 }

@@ -2,13 +2,15 @@
 /*
  * Bind backends: who attaches the dma-buf to the RX queues. "netdev" is the
  * kernel's in-tree devmem (NETDEV_CMD_BIND_RX); "devmemx" is the module's
- * family, to come. A binding lives as long as the netlink socket that made it.
+ * family (DEVMEMX_CMD_BIND_RX). Either binding lives as long as the netlink
+ * socket that made it.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <linux/netdev.h>
 
+#include "family.h"
 #include "rx.h"
 
 /* What to change when the kernel refused a bind without saying why. */
@@ -42,21 +44,34 @@ static const char *netdev_hint(int err, const char *extack, void *arg)
 	}
 }
 
-static int netdev_open(struct rx_bind *b)
+/* Both backends: the binding lives as long as b->nl. */
+static int bind_nl_open(struct rx_bind *b, const char *family)
 {
-	if (dx_nl_open(&b->nl, NETDEV_FAMILY_NAME))
+	if (dx_nl_open(&b->nl, family))
 		return -ENOENT;
 	b->nl_open = true;
 	return 0;
 }
 
-static int netdev_reply(struct nlattr **tb, void *arg)
+static void bind_nl_close(struct rx_bind *b)
+{
+	if (b->nl_open)
+		dx_nl_close(&b->nl);
+	b->nl_open = false;
+}
+
+static int netdev_open(struct rx_bind *b)
+{
+	return bind_nl_open(b, NETDEV_FAMILY_NAME);
+}
+
+static int netdev_reply(const struct dx_reply *r, void *arg)
 {
 	struct rx_bind *b = arg;
 
-	if (!tb[NETDEV_A_DMABUF_ID])
+	if (!r->tb[NETDEV_A_DMABUF_ID])
 		return -EPROTO;
-	b->id = nla_get_u32(tb[NETDEV_A_DMABUF_ID]);
+	b->id = nla_get_u32(r->tb[NETDEV_A_DMABUF_ID]);
 	return 0;
 }
 
@@ -103,37 +118,47 @@ nomem:
 	return -ENOMEM;
 }
 
-static void netdev_close(struct rx_bind *b)
-{
-	if (b->nl_open)
-		dx_nl_close(&b->nl);
-	b->nl_open = false;
-}
-
 static int devmemx_open(struct rx_bind *b)
 {
-	(void)b;
-	fprintf(stderr, "devmemx-rx: --provider devmemx is not available yet\n");
-	return -EOPNOTSUPP;
+	return bind_nl_open(b, DEVMEMX_FAMILY_NAME);
 }
 
+static int devmemx_reply(const struct dx_reply *r, void *arg)
+{
+	struct rx_bind *b = arg;
+
+	if (!r->tb[DEVMEMX_A_BINDING_ID])
+		return -EPROTO;
+	b->id = nla_get_u32(r->tb[DEVMEMX_A_BINDING_ID]);
+	return 0;
+}
+
+/* A binding that is not persistent: it ends when devmemx-rx closes b->nl. */
 static int devmemx_bind(struct rx_bind *b, const struct rx_opts *o,
 			int dmabuf_fd)
 {
-	(void)b;
-	(void)o;
-	(void)dmabuf_fd;
-	return -EOPNOTSUPP;
-}
+	struct dx_bind_req req = {
+		.ifindex = o->ifindex,
+		.fd = dmabuf_fd,
+		.queues = o->queues,
+		.nqueues = o->nqueues,
+		.rx_buf_size = o->rx_page_size,
+	};
+	struct nl_msg *msg;
+	char what[64];
 
-static void devmemx_close(struct rx_bind *b)
-{
-	(void)b;
+	msg = dx_bind_rx_msg(&b->nl, &req);
+	if (!msg)
+		return -ENOMEM;
+	snprintf(what, sizeof(what), "bind to %s", o->dev);
+	b->nl.hint = dx_bind_hint;
+	return dx_nl_call(&b->nl, msg, DEVMEMX_A_BINDING_MAX, devmemx_reply, b,
+			  what);
 }
 
 static const struct rx_provider providers[] = {
-	{ "netdev", netdev_open, netdev_bind, netdev_close },
-	{ "devmemx", devmemx_open, devmemx_bind, devmemx_close },
+	{ "netdev", netdev_open, netdev_bind, bind_nl_close },
+	{ "devmemx", devmemx_open, devmemx_bind, bind_nl_close },
 };
 
 const struct rx_provider *rx_provider_find(const char *name)

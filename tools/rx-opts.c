@@ -1,17 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* devmemx-rx's command line: usage, option parsing, checks. */
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
 
 #include "pattern.h"
 #include "rx.h"
+#include "util.h"
 
 #define RX_DEFAULT_TIMEOUT	30
 
@@ -64,86 +61,14 @@ static int help(void)
 	return 1;
 }
 
-__attribute__((format(printf, 1, 2)))
-static int bad_usage(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "devmemx-rx: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -EINVAL;
-}
-
-/* A byte count with an optional K, M or G suffix (powers of 1024). */
-static int parse_size(const char *s, const char *opt, uint64_t *out)
-{
-	unsigned long long v;
-	unsigned int shift = 0;
-	char *end;
-
-	errno = 0;
-	if (!isdigit((unsigned char)*s))
-		goto bad;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		goto bad;
-	switch (toupper((unsigned char)*end)) {
-	case 'K':
-		shift = 10;
-		break;
-	case 'M':
-		shift = 20;
-		break;
-	case 'G':
-		shift = 30;
-		break;
-	case '\0':
-		break;
-	default:
-		goto bad;
-	}
-	if (shift && end[1])
-		goto bad;
-	if (v > UINT64_MAX >> shift)
-		goto bad;
-	*out = (uint64_t)v << shift;
-	return 0;
-bad:
-	return bad_usage("bad size \"%s\" for %s: use a number with an optional K, M or G suffix",
-			 s, opt);
-}
-
-static int parse_uint(const char *s, const char *opt, uint64_t max,
-		      uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	if (!isdigit((unsigned char)*s))
-		goto bad;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		goto bad;
-	*out = v;
-	return 0;
-bad:
-	fprintf(stderr, "devmemx-rx: bad number \"%s\" for %s (0 to %" PRIu64 ")\n",
-		s, opt, max);
-	return -EINVAL;
-}
-
 static int parse_port(const char *s, const char *opt, uint16_t *port)
 {
 	uint64_t v;
 
-	if (parse_uint(s, opt, 65535, &v))
+	if (dx_parse_uint(s, opt, 0, 65535, &v))
 		return -EINVAL;
 	if (!v)
-		return bad_usage("bad port \"%s\" for %s: use 1 to 65535", s, opt);
+		return dx_bad_usage("bad port \"%s\" for %s: use 1 to 65535", s, opt);
 	*port = v;
 	return 0;
 }
@@ -152,55 +77,10 @@ static int parse_timeout(const char *s, int *timeout)
 {
 	uint64_t v;
 
-	if (parse_uint(s, "--timeout", 86400 * 365, &v))
+	if (dx_parse_uint(s, "--timeout", 0, 86400 * 365, &v))
 		return -EINVAL;
 	*timeout = v;
 	return 0;
-}
-
-static int add_queue(struct rx_opts *o, uint64_t q, const char *list)
-{
-	unsigned int i;
-
-	for (i = 0; i < o->nqueues; i++)
-		if (o->queues[i] == q)
-			return bad_usage("queue %" PRIu64 " listed twice in --queues \"%s\"",
-					 q, list);
-	if (o->nqueues == RX_MAX_QUEUES)
-		return bad_usage("too many queues in --queues \"%s\" (at most %d)",
-				 list, RX_MAX_QUEUES);
-	o->queues[o->nqueues++] = q;
-	return 0;
-}
-
-/* "2", "2,3", "2-5,8": queue ids, in the order given. */
-static int parse_queues(const char *list, struct rx_opts *o)
-{
-	uint64_t lo, hi, q;
-	const char *p = list;
-	char *end;
-
-	do {
-		errno = 0;
-		if (!isdigit((unsigned char)*p))
-			goto bad;
-		lo = hi = strtoull(p, &end, 10);
-		if (*end == '-') {
-			if (!isdigit((unsigned char)end[1]))
-				goto bad;
-			hi = strtoull(end + 1, &end, 10);
-		}
-		if (errno || lo > hi || hi >= UINT32_MAX || (*end && *end != ','))
-			goto bad;
-		for (q = lo; q <= hi; q++)
-			if (add_queue(o, q, list))
-				return -EINVAL;
-		p = end + 1;
-	} while (*end);
-	return 0;
-bad:
-	return bad_usage("bad queue list \"%s\" for %s: use e.g. 2, 2,3 or 2-5",
-			 list, "--queues");
 }
 
 static int unknown_option(char **argv, const char *cmd)
@@ -239,40 +119,35 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		o->dev = arg;
 		return 0;
 	case O_QUEUES:
-		return parse_queues(arg, o);
+		return dx_parse_queues(arg, "--queues", o->queues, DX_MAX_QUEUES,
+				       &o->nqueues);
 	case O_PORT:
 		return parse_port(arg, "--port", &o->port);
 	case O_EXPECT:
-		return parse_size(arg, "--expect", &o->expect);
+		return dx_parse_size(arg, "--expect", &o->expect);
 	case O_UDMABUF:
-		o->buf_kind = RX_UDMABUF;
-		return parse_size(arg, "--udmabuf", &o->buf_size);
+		o->buf.kind = DX_UDMABUF;
+		return dx_parse_size(arg, "--udmabuf", &o->buf.size);
 	case O_HUGETLB:
-		o->hugetlb = true;
+		o->buf.hugetlb = true;
 		return 0;
 	case O_DMA_HEAP:
 		if (optind >= argc)
-			return bad_usage("--dma-heap %s needs a SIZE after the heap name",
-					 arg);
-		o->buf_kind = RX_DMA_HEAP;
-		o->heap = arg;
-		return parse_size(argv[optind++], "--dma-heap", &o->buf_size);
+			return dx_bad_usage("--dma-heap %s needs a SIZE after the heap name",
+					    arg);
+		o->buf.kind = DX_DMA_HEAP;
+		o->buf.heap = arg;
+		return dx_parse_size(argv[optind++], "--dma-heap", &o->buf.size);
 	case O_PROVIDER:
 		o->provider = rx_provider_find(arg);
 		if (!o->provider)
-			return bad_usage("unknown provider \"%s\" for %s: use netdev or devmemx",
-					 arg, "--provider");
+			return dx_bad_usage("unknown provider \"%s\" for %s: use netdev or devmemx",
+					    arg, "--provider");
 		return 0;
 	case O_RX_PAGE_SIZE:
-		if (parse_size(arg, "--rx-page-size", &o->rx_page_size))
-			return -EINVAL;
-		if (o->rx_page_size & (o->rx_page_size - 1) ||
-		    o->rx_page_size < 4096 || o->rx_page_size > UINT32_MAX)
-			return bad_usage("bad --rx-page-size \"%s\": use a power of two from 4K (4K, 8K, ... 64K)",
-					 arg);
-		return 0;
+		return dx_parse_buf_size(arg, "--rx-page-size", &o->rx_page_size);
 	case O_SEED:
-		return parse_uint(arg, "--seed", UINT64_MAX, &o->seed);
+		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
 	case O_NO_FLOW_RULE:
 		o->no_flow_rule = true;
 		return 0;
@@ -298,24 +173,18 @@ static bool is_addr(const char *s)
 static int recv_check(const struct rx_opts *o, bool got_expect)
 {
 	if (!o->dev)
-		return bad_usage("recv needs --dev IFNAME");
+		return dx_bad_usage("recv needs --dev IFNAME");
 	if (!o->nqueues)
-		return bad_usage("recv needs --queues LIST (e.g. --queues 2)");
+		return dx_bad_usage("recv needs --queues LIST (e.g. --queues 2)");
 	if (!o->port)
-		return bad_usage("recv needs --port PORT");
+		return dx_bad_usage("recv needs --port PORT");
 	if (!got_expect)
-		return bad_usage("recv needs --expect BYTES");
-	if (o->hugetlb && o->buf_kind != RX_UDMABUF)
-		return bad_usage("--hugetlb goes with --udmabuf, not --dma-heap");
-	if (!o->buf_size)
-		return bad_usage("the dma-buf size must not be 0");
-	if (o->hugetlb && o->buf_size % (2 << 20))
-		return bad_usage("--udmabuf size must be a multiple of 2M with --hugetlb");
-	if (o->buf_size % getpagesize())
-		return bad_usage("the dma-buf size must be a multiple of the page size (4K)");
+		return dx_bad_usage("recv needs --expect BYTES");
+	if (dx_dmabuf_check(&o->buf))
+		return -EINVAL;
 	if (o->listen && !is_addr(o->listen))
-		return bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
-				 o->listen);
+		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
+				    o->listen);
 	return 0;
 }
 
@@ -341,8 +210,8 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 	bool got_expect = false;
 	int c;
 
-	o->buf_kind = RX_UDMABUF;
-	o->buf_size = 64 << 20;
+	o->buf.kind = DX_UDMABUF;
+	o->buf.size = 64 << 20;
 	o->provider = rx_provider_find("netdev");
 	o->seed = DX_PAT_SEED;
 	o->timeout = RX_DEFAULT_TIMEOUT;
@@ -367,14 +236,14 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 	case O_PORT:
 		return parse_port(arg, "--port", &o->port);
 	case O_BYTES:
-		return parse_size(arg, "--bytes", &o->bytes);
+		return dx_parse_size(arg, "--bytes", &o->bytes);
 	case O_SEED:
-		return parse_uint(arg, "--seed", UINT64_MAX, &o->seed);
+		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
 	case O_CHUNK:
-		if (parse_size(arg, "--chunk", &o->chunk))
+		if (dx_parse_size(arg, "--chunk", &o->chunk))
 			return -EINVAL;
 		if (!o->chunk || o->chunk > 64 << 20)
-			return bad_usage("bad --chunk \"%s\": use 1 to 64M", arg);
+			return dx_bad_usage("bad --chunk \"%s\": use 1 to 64M", arg);
 		return 0;
 	case O_TIMEOUT:
 		return parse_timeout(arg, &o->timeout);
@@ -413,13 +282,13 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 	if (positional(argc, argv, "send"))
 		return -EINVAL;
 	if (!o->addr)
-		return bad_usage("send needs --addr IP");
+		return dx_bad_usage("send needs --addr IP");
 	if (!is_addr(o->addr))
-		return bad_usage("bad --addr \"%s\": use an IPv4 or IPv6 address",
-				 o->addr);
+		return dx_bad_usage("bad --addr \"%s\": use an IPv4 or IPv6 address",
+				    o->addr);
 	if (!o->port)
-		return bad_usage("send needs --port PORT");
+		return dx_bad_usage("send needs --port PORT");
 	if (!got_bytes)
-		return bad_usage("send needs --bytes N");
+		return dx_bad_usage("send needs --bytes N");
 	return 0;
 }

@@ -11,7 +11,7 @@
 
 #include "rx.h"
 
-static int pool_print(struct nlattr **tb, void *arg)
+static int pool_print(const struct dx_reply *r, void *arg)
 {
 	static const struct { int attr; const char *name; } f[] = {
 		{ NETDEV_A_PAGE_POOL_ID, "id" },
@@ -22,6 +22,7 @@ static int pool_print(struct nlattr **tb, void *arg)
 		{ NETDEV_A_PAGE_POOL_DETACH_TIME, "detach_time" },
 		{ NETDEV_A_PAGE_POOL_DMABUF, "dmabuf" },
 	};
+	struct nlattr **tb = r->tb;
 	const char *sep = "{";
 	unsigned int i;
 

@@ -34,7 +34,7 @@
 struct rx_ctx {
 	int fd;
 	const struct rx_opts *o;
-	struct rx_dmabuf *buf;
+	struct dx_dmabuf *buf;
 	uint32_t id;
 	struct rx_stats *st;
 	uint64_t off;			/* stream offset of the next byte */
@@ -255,11 +255,11 @@ static int rx_one(struct rx_ctx *c, struct msghdr *msg, const uint8_t *iov,
 			n, c->off, c->o->dev);
 		return -EPROTO;
 	}
-	ret = rx_dmabuf_begin_read(c->buf);
+	ret = dx_dmabuf_begin_read(c->buf);
 	if (ret)
 		return ret;
 	ret = rx_cmsgs(c, msg, iov, n);
-	ret2 = rx_dmabuf_end_read(c->buf);
+	ret2 = dx_dmabuf_end_read(c->buf);
 	c->st->bytes += n;
 	if (!ret)
 		ret = ret2;
@@ -342,7 +342,7 @@ static int rx_final(const struct rx_ctx *c)
 	return 0;
 }
 
-int rx_receive(int fd, const struct rx_opts *o, struct rx_dmabuf *buf,
+int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	       uint32_t binding_id, struct rx_stats *st)
 {
 	size_t ctrl_len = RX_MAX_CMSGS * CMSG_SPACE(sizeof(struct dmabuf_cmsg));

@@ -8,25 +8,19 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "dmabuf.h"
 #include "nl.h"
-
-#define RX_MAX_QUEUES	256
-
-enum rx_buf_kind { RX_UDMABUF, RX_DMA_HEAP };
 
 struct rx_opts {
 	const char *dev;
 	unsigned int ifindex;
-	uint32_t queues[RX_MAX_QUEUES];
+	uint32_t queues[DX_MAX_QUEUES];
 	unsigned int nqueues;
 	uint16_t port;
 	uint64_t expect;
-	enum rx_buf_kind buf_kind;
-	uint64_t buf_size;
-	bool hugetlb;
-	const char *heap;
+	struct dx_dmabuf_spec buf;
 	const struct rx_provider *provider;
-	uint64_t rx_page_size;	/* 0: not asked for */
+	uint32_t rx_page_size;	/* 0: not asked for */
 	uint64_t seed;
 	bool no_flow_rule;
 	int timeout;		/* seconds, 0: wait forever */
@@ -46,20 +40,6 @@ struct tx_opts {
 void rx_usage(FILE *f);
 int rx_parse_recv(int argc, char **argv, struct rx_opts *o);
 int rx_parse_send(int argc, char **argv, struct tx_opts *o);
-
-/* rx-dmabuf.c: a dma-buf and a CPU mapping of it for verification. */
-struct rx_dmabuf {
-	int fd;			/* the dma-buf */
-	int memfd;		/* udmabuf's backing memfd, or -1 */
-	uint8_t *map;		/* NULL when not mapped */
-	size_t size;
-	bool sync;		/* bracket CPU reads with DMA_BUF_IOCTL_SYNC */
-};
-
-int rx_dmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o);
-int rx_dmabuf_begin_read(struct rx_dmabuf *b);
-int rx_dmabuf_end_read(struct rx_dmabuf *b);
-void rx_dmabuf_destroy(struct rx_dmabuf *b);
 
 /* rx-bind.c: who binds the dma-buf to the queues. */
 struct rx_bind {
@@ -103,7 +83,7 @@ struct rx_stats {
 
 int rx_listen(const struct rx_opts *o);
 int rx_accept(int lfd, const struct rx_opts *o);
-int rx_receive(int fd, const struct rx_opts *o, struct rx_dmabuf *buf,
+int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	       uint32_t binding_id, struct rx_stats *st);
 
 /* devmemx-rx.c: SIGINT/SIGTERM, delivered only while waiting. */

@@ -11,12 +11,75 @@
 
 #include <uapi/linux/devmemx.h>
 
+/* Common nested types */
+const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_ID + 1] = {
+	[DEVMEMX_A_QUEUE_ID] = { .type = NLA_U32, },
+};
+
+/* DEVMEMX_CMD_BIND_RX - do */
+static const struct nla_policy devmemx_bind_rx_nl_policy[DEVMEMX_A_BINDING_FLAGS + 1] = {
+	[DEVMEMX_A_BINDING_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[DEVMEMX_A_BINDING_FD] = { .type = NLA_U32, },
+	[DEVMEMX_A_BINDING_QUEUES] = NLA_POLICY_NESTED(devmemx_queue_nl_policy),
+	[DEVMEMX_A_BINDING_RX_BUF_SIZE] = { .type = NLA_U32, },
+	[DEVMEMX_A_BINDING_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+};
+
+/* DEVMEMX_CMD_UNBIND - do */
+static const struct nla_policy devmemx_unbind_nl_policy[DEVMEMX_A_BINDING_ID + 1] = {
+	[DEVMEMX_A_BINDING_ID] = { .type = NLA_U32, },
+};
+
+/* DEVMEMX_CMD_BINDING_GET - do */
+static const struct nla_policy devmemx_binding_get_nl_policy[DEVMEMX_A_BINDING_ID + 1] = {
+	[DEVMEMX_A_BINDING_ID] = { .type = NLA_U32, },
+};
+
+/* DEVMEMX_CMD_CAPS_GET - do */
+static const struct nla_policy devmemx_caps_get_nl_policy[DEVMEMX_A_CAPS_QUEUE_ID + 1] = {
+	[DEVMEMX_A_CAPS_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[DEVMEMX_A_CAPS_QUEUE_ID] = { .type = NLA_U32, },
+};
+
 /* Ops table for devmemx */
 static const struct genl_split_ops devmemx_nl_ops[] = {
 	{
 		.cmd	= DEVMEMX_CMD_INFO,
 		.doit	= devmemx_nl_info_doit,
 		.flags	= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_BIND_RX,
+		.doit		= devmemx_nl_bind_rx_doit,
+		.policy		= devmemx_bind_rx_nl_policy,
+		.maxattr	= DEVMEMX_A_BINDING_FLAGS,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_UNBIND,
+		.doit		= devmemx_nl_unbind_doit,
+		.policy		= devmemx_unbind_nl_policy,
+		.maxattr	= DEVMEMX_A_BINDING_ID,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_BINDING_GET,
+		.doit		= devmemx_nl_binding_get_doit,
+		.policy		= devmemx_binding_get_nl_policy,
+		.maxattr	= DEVMEMX_A_BINDING_ID,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= DEVMEMX_CMD_BINDING_GET,
+		.dumpit	= devmemx_nl_binding_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_CAPS_GET,
+		.doit		= devmemx_nl_caps_get_doit,
+		.policy		= devmemx_caps_get_nl_policy,
+		.maxattr	= DEVMEMX_A_CAPS_QUEUE_ID,
+		.flags		= GENL_CMD_CAP_DO,
 	},
 };
 

@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# devmemx loads, INFO reports the version and this kernel's features, unloads.
+# devmemx loads (and refuses to without the ops address, or with a wrong
+# one), INFO reports the version, this kernel's features, its hooks and no
+# live objects; it unloads.
 . /dx/tlib.sh
 
 case $DX_SERIES in
@@ -12,6 +14,16 @@ esac
 expect_err 1 'devmemx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)' \
 	devmemx info
 
+expect_err 22 "insmod: can't insert '/dx/modules/devmemx.ko': Invalid argument" \
+	insmod /dx/modules/devmemx.ko
+grep -q "devmemx: load with dmabuf_devmem_ops=0x<address from /proc/kallsyms>: modprobe does this with devmemx's modprobe.conf" <<<"$(dmesg)" ||
+	fail "no message for a load without the ops address"
+wrong=$(awk '$3 == "mp_dmabuf_devmem_init" { print $1 }' /proc/kallsyms)
+expect_err 22 "insmod: can't insert '/dx/modules/devmemx.ko': Invalid argument" \
+	insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$wrong"
+grep -q "devmemx: dmabuf_devmem_ops=0x$wrong is not the address of dmabuf_devmem_ops" <<<"$(dmesg)" ||
+	fail "no message for a wrong ops address"
+
 dx_load
 grep -q "devmemx: version $DX_VERSION loaded$" <<<"$(dmesg)" ||
 	fail "no load message in dmesg"
@@ -19,10 +31,14 @@ grep -q "devmemx: version $DX_VERSION loaded$" <<<"$(dmesg)" ||
 got=$(devmemx info)
 expect_eq "$got" "version: $DX_VERSION
 kernel: $DX_KVER
-features: $features" "devmemx info"
+features: $features
+hooks: 6
+bindings: 0
+niovs: 0
+page-pools: 0" "devmemx info"
 
 got=$(devmemx -j info)
-expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features}" \
+expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0}" \
 	"devmemx -j info"
 
 expect_eq "$(cat /sys/module/devmemx/version)" "$DX_VERSION" "module version"

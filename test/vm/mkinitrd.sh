@@ -7,6 +7,7 @@ set -euo pipefail
 kver=$1 out=$2
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
+chmod 755 "$stage"	# the VM's /: mktemp's 0700 would lock out other users
 
 # A binary and every library it links, at the same paths.
 add_bin() {

@@ -23,7 +23,9 @@ expect_err() {
 	[ "$err" == "$want_msg" ] || fail "$*: stderr '$err', expected '$want_msg'"
 }
 
-dx_load() { insmod /dx/modules/devmemx.ko "$@"; }
+# What module/modprobe.conf does for modprobe.
+dx_ops_addr() { awk '$3 == "dmabuf_devmem_ops" && NF == 3 { print $1 }' /proc/kallsyms; }
+dx_load() { insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" "$@"; }
 dx_unload() { rmmod devmemx; }
 
 # The simulated NIC pair, dxsim0 in netns "tx" (192.0.2.1, 2001:db8::1) and
@@ -77,6 +79,8 @@ devmem_xfer() {
 	[ $rc = 0 ] || fail "recv $bytes bytes ($*): exit $rc: $(cat /tmp/rx.err /tmp/rx.json)"
 	expect_eq "$(jget bytes /tmp/rx.json)" "$bytes" "bytes received"
 	expect_eq "$(jget mismatches /tmp/rx.json)" 0 "mismatching bytes"
+	# Let the finished binding go now rather than hold its memory.
+	flush_deferred_skbs
 }
 
 # Page pools listed in netns $1 (page-pool-get dump), one JSON line each.
@@ -109,4 +113,30 @@ xfer_report() { # label
 		g = b / 1073741824
 		printf "# %s: %d bytes, %.1f MB/s, %.2f receiver CPU s/GiB\n", l, b,
 			(w > 0 ? b / w / 1e6 : 0), (g > 0 ? c / g : 0) }'
+}
+
+# devmemx's live objects, from INFO: "bindings niovs page-pools".
+dx_live() {
+	devmemx -j info | sed 's/.*"bindings":\([0-9]*\),"niovs":\([0-9]*\),"page-pools":\([0-9]*\).*/\1 \2 \3/'
+}
+
+# Wait until devmemx has no live binding, niov or page pool left.
+dx_wait_idle() {
+	idle() { flush_deferred_skbs; [ "$(dx_live)" = "0 0 0" ]; }
+	wait_until 20 idle || fail "devmemx objects left (bindings niovs page-pools): $(dx_live)"
+}
+
+# dx_sim_devmem [mtu]: devmemx loaded, the sim up with HDS on, RSS kept on
+# queues 0-1 so that 2 and 3 carry only steered flows.
+dx_sim_devmem() {
+	dx_load
+	sim_setup 4 "${1:-1500}"
+	ip netns exec rx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
+	ip netns exec rx ethtool -X dxsim1 equal 2
+}
+
+dx_sim_teardown() {
+	sim_teardown
+	dx_wait_idle
+	dx_unload
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The receive dma-buf: udmabuf over a memfd, or a dma-heap buffer. */
+/* A dma-buf to bind: udmabuf over a memfd, or a dma-heap buffer. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -13,7 +13,8 @@
 #include <linux/memfd.h>
 #include <linux/udmabuf.h>
 
-#include "rx.h"
+#include "dmabuf.h"
+#include "util.h"
 
 #define SIZE_LIMIT_PARAM "/sys/module/udmabuf/parameters/size_limit_mb"
 
@@ -21,7 +22,7 @@ static int sys_err(const char *what)
 {
 	int err = errno;
 
-	fprintf(stderr, "devmemx-rx: %s: %s\n", what, strerror(err));
+	fprintf(stderr, "%s: %s: %s\n", dx_prog, what, strerror(err));
 	return -err;
 }
 
@@ -37,27 +38,28 @@ static void udmabuf_explain(size_t size)
 		fclose(f);
 	}
 	if (mb && size > (size_t)mb << 20)
-		fprintf(stderr, "devmemx-rx: a udmabuf of %zu MiB is over udmabuf.size_limit_mb=%lu: raise it (udmabuf.size_limit_mb= on the kernel command line, or %s) or use a smaller --udmabuf\n",
-			size >> 20, mb, SIZE_LIMIT_PARAM);
+		fprintf(stderr, "%s: a udmabuf of %zu MiB is over udmabuf.size_limit_mb=%lu: raise it (udmabuf.size_limit_mb= on the kernel command line, or %s) or use a smaller --udmabuf\n",
+			dx_prog, size >> 20, mb, SIZE_LIMIT_PARAM);
 	else
-		fprintf(stderr, "devmemx-rx: UDMABUF_CREATE refused the memfd: Invalid argument\n");
+		fprintf(stderr, "%s: UDMABUF_CREATE refused the memfd: Invalid argument\n",
+			dx_prog);
 }
 
-static int udmabuf_memfd(struct rx_dmabuf *b, const struct rx_opts *o)
+static int udmabuf_memfd(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 {
 	unsigned int flags = MFD_ALLOW_SEALING | MFD_CLOEXEC;
 
-	if (o->hugetlb)
+	if (s->hugetlb)
 		flags |= MFD_HUGETLB | MFD_HUGE_2MB;
-	b->memfd = memfd_create("devmemx-rx", flags);
+	b->memfd = memfd_create(dx_prog, flags);
 	if (b->memfd < 0)
-		return sys_err(o->hugetlb ? "memfd_create(MFD_HUGETLB)" :
+		return sys_err(s->hugetlb ? "memfd_create(MFD_HUGETLB)" :
 			       "memfd_create");
 	if (ftruncate(b->memfd, b->size)) {
-		if (!o->hugetlb)
+		if (!s->hugetlb)
 			return sys_err("ftruncate of the memfd");
-		fprintf(stderr, "devmemx-rx: cannot size a %zu MiB hugetlb memfd: %s (reserve 2M huge pages: echo N > /proc/sys/vm/nr_hugepages)\n",
-			b->size >> 20, strerror(errno));
+		fprintf(stderr, "%s: cannot size a %zu MiB hugetlb memfd: %s (reserve 2M huge pages: echo N > /proc/sys/vm/nr_hugepages)\n",
+			dx_prog, b->size >> 20, strerror(errno));
 		return -EINVAL;
 	}
 	if (fcntl(b->memfd, F_ADD_SEALS, F_SEAL_SHRINK) < 0)
@@ -65,12 +67,12 @@ static int udmabuf_memfd(struct rx_dmabuf *b, const struct rx_opts *o)
 	return 0;
 }
 
-static int udmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o)
+static int udmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 {
 	struct udmabuf_create req = { 0 };
 	int dev, ret, err;
 
-	ret = udmabuf_memfd(b, o);
+	ret = udmabuf_memfd(b, s);
 	if (ret)
 		return ret;
 	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
@@ -86,11 +88,12 @@ static int udmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o)
 	if (b->fd < 0) {
 		if (err == EINVAL) {
 			udmabuf_explain(b->size);
-		} else if (o->hugetlb && err == ENOMEM) {
-			fprintf(stderr, "devmemx-rx: UDMABUF_CREATE: %s (not enough free 2M huge pages for %zu MiB: echo N > /proc/sys/vm/nr_hugepages)\n",
-				strerror(err), b->size >> 20);
+		} else if (s->hugetlb && err == ENOMEM) {
+			fprintf(stderr, "%s: UDMABUF_CREATE: %s (not enough free 2M huge pages for %zu MiB: echo N > /proc/sys/vm/nr_hugepages)\n",
+				dx_prog, strerror(err), b->size >> 20);
 		} else {
-			fprintf(stderr, "devmemx-rx: UDMABUF_CREATE: %s\n", strerror(err));
+			fprintf(stderr, "%s: UDMABUF_CREATE: %s\n", dx_prog,
+				strerror(err));
 		}
 		return -err;
 	}
@@ -102,26 +105,27 @@ static int udmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o)
 	return 0;
 }
 
-static int heap_create(struct rx_dmabuf *b, const struct rx_opts *o)
+static int heap_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 {
 	struct dma_heap_allocation_data req = { 0 };
 	char path[256];
 	int heap, err;
 
-	snprintf(path, sizeof(path), "/dev/dma_heap/%s", o->heap);
+	snprintf(path, sizeof(path), "/dev/dma_heap/%s", s->heap);
 	heap = open(path, O_RDONLY | O_CLOEXEC);
 	if (heap < 0) {
-		fprintf(stderr, "devmemx-rx: %s: %s (see: ls /dev/dma_heap)\n",
-			path, strerror(errno));
-		return -errno;
+		err = errno;
+		fprintf(stderr, "%s: %s: %s (see: ls /dev/dma_heap)\n",
+			dx_prog, path, strerror(err));
+		return -err;
 	}
 	req.len = b->size;
 	req.fd_flags = O_RDWR | O_CLOEXEC;
 	err = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &req) ? errno : 0;
 	close(heap);
 	if (err) {
-		fprintf(stderr, "devmemx-rx: DMA_HEAP_IOCTL_ALLOC of %zu bytes from %s: %s\n",
-			b->size, path, strerror(err));
+		fprintf(stderr, "%s: DMA_HEAP_IOCTL_ALLOC of %zu bytes from %s: %s\n",
+			dx_prog, b->size, path, strerror(err));
 		return -err;
 	}
 	b->fd = req.fd;
@@ -134,7 +138,20 @@ static int heap_create(struct rx_dmabuf *b, const struct rx_opts *o)
 	return 0;
 }
 
-int rx_dmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o)
+int dx_dmabuf_check(const struct dx_dmabuf_spec *s)
+{
+	if (s->hugetlb && s->kind != DX_UDMABUF)
+		return dx_bad_usage("--hugetlb goes with --udmabuf, not --dma-heap");
+	if (!s->size)
+		return dx_bad_usage("the dma-buf size must not be 0");
+	if (s->hugetlb && s->size % (2 << 20))
+		return dx_bad_usage("--udmabuf size must be a multiple of 2M with --hugetlb");
+	if (s->size % getpagesize())
+		return dx_bad_usage("the dma-buf size must be a multiple of the page size (4K)");
+	return 0;
+}
+
+int dx_dmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 {
 	int ret;
 
@@ -142,17 +159,17 @@ int rx_dmabuf_create(struct rx_dmabuf *b, const struct rx_opts *o)
 	b->memfd = -1;
 	b->map = NULL;
 	b->sync = false;
-	b->size = o->buf_size;
-	if (o->buf_kind == RX_DMA_HEAP)
-		ret = heap_create(b, o);
+	b->size = s->size;
+	if (s->kind == DX_DMA_HEAP)
+		ret = heap_create(b, s);
 	else
-		ret = udmabuf_create(b, o);
+		ret = udmabuf_create(b, s);
 	if (ret)
-		rx_dmabuf_destroy(b);
+		dx_dmabuf_destroy(b);
 	return ret;
 }
 
-static int dmabuf_sync(struct rx_dmabuf *b, uint64_t flags)
+static int dmabuf_sync(struct dx_dmabuf *b, uint64_t flags)
 {
 	struct dma_buf_sync s = { .flags = flags | DMA_BUF_SYNC_READ };
 
@@ -166,17 +183,17 @@ static int dmabuf_sync(struct rx_dmabuf *b, uint64_t flags)
 	return 0;
 }
 
-int rx_dmabuf_begin_read(struct rx_dmabuf *b)
+int dx_dmabuf_begin_read(struct dx_dmabuf *b)
 {
 	return dmabuf_sync(b, DMA_BUF_SYNC_START);
 }
 
-int rx_dmabuf_end_read(struct rx_dmabuf *b)
+int dx_dmabuf_end_read(struct dx_dmabuf *b)
 {
 	return dmabuf_sync(b, DMA_BUF_SYNC_END);
 }
 
-void rx_dmabuf_destroy(struct rx_dmabuf *b)
+void dx_dmabuf_destroy(struct dx_dmabuf *b)
 {
 	if (b->map)
 		munmap(b->map, b->size);

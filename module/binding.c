@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Bindings: a dma-buf attached and mapped for the device, cut into aligned
+ * niovs of one size, handed out through a gen_pool; their ids, their
+ * lifetime, and what they count.
+ *
+ * Lifetime: the binding's reference (the percpu_ref the stack also takes
+ * for every skb fragment in one of its niovs) starts with one held by the
+ * binding's user. Each page pool using the binding holds one until it is
+ * destroyed, which is after its last niov came back. Unbinding drops the
+ * user's; the last put frees the binding, from a work item, and releases
+ * the module reference the binding held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-buf.h>
+#include <linux/genalloc.h>
+#include <linux/module.h>
+#include <linux/scatterlist.h>
+#include <linux/slab.h>
+#include <linux/xarray.h>
+
+#include "devmemx.h"
+
+/* Above what in-tree devmem hands out in practice (it counts up from 1). */
+#define DEVMEMX_ID_MIN	0xf0000000U
+
+struct devmemx_counters devmemx_counters;
+/* Guards the binding list, the ids and unbinding. */
+DEFINE_MUTEX(devmemx_mutex);
+LIST_HEAD(devmemx_bindings);
+static DEFINE_XARRAY_ALLOC(devmemx_ids);
+static u32 devmemx_id_next;
+static struct workqueue_struct *devmemx_wq;
+
+/* Under devmemx_mutex: a binding stays findable until it is freed. */
+struct devmemx_binding *devmemx_binding_lookup(u32 id)
+{
+	lockdep_assert_held(&devmemx_mutex);
+	return xa_load(&devmemx_ids, id);
+}
+
+/* Called for every call of the in-tree provider: is this binding ours? */
+bool notrace devmemx_binding_is_ours(const void *mp_priv)
+{
+	const struct devmemx_binding *b = mp_priv;
+
+	/* In-tree bindings have an id at the same offset. */
+	return b && xa_load(&devmemx_ids, READ_ONCE(b->id)) == b;
+}
+
+struct net_iov *devmemx_niov_alloc(struct devmemx_binding *b)
+{
+	struct devmemx_region *r;
+	unsigned long addr;
+	int used, high;
+
+	addr = gen_pool_alloc_owner(b->pool, 1UL << b->niov_shift, (void **)&r);
+	if (!addr) {
+		atomic64_inc(&b->alloc_failures);
+		return NULL;
+	}
+	used = atomic_inc_return(&b->in_use);
+	high = atomic_read(&b->high_water);
+	while (used > high && !atomic_try_cmpxchg(&b->high_water, &high, used))
+		;
+	return &b->niovs[r->first + ((addr - r->dma) >> b->niov_shift)];
+}
+
+void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov)
+{
+	gen_pool_free(b->pool, b->owners[niov - b->niovs].dma,
+		      1UL << b->niov_shift);
+	atomic_dec(&b->in_use);
+}
+
+struct devmemx_run {
+	dma_addr_t dma;
+	u64 len;
+	u64 virt;		/* offset in the dma-buf */
+};
+
+/* Give every niov of a run its owner area, DMA address and offset. */
+static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
+			    struct devmemx_region *reg, u32 first)
+{
+	u64 size = 1ULL << b->niov_shift;
+	u32 i, n = run->len >> b->niov_shift;
+
+	reg->dma = run->dma;
+	reg->first = first;
+	for (i = 0; i < n; i++) {
+		struct devmemx_owner *o = &b->owners[first + i];
+		struct net_iov *niov = &b->niovs[first + i];
+
+		o->area.niovs = niov;
+		o->area.num_niovs = 1;
+		o->area.base_virtual = run->virt + i * size;
+		o->binding = b;
+		o->dma = run->dma + i * size;
+		niov->type = NET_IOV_DMABUF;
+		niov->owner = &o->area;
+		niov->desc.dma_addr = o->dma;
+	}
+	return gen_pool_add_owner(b->pool, run->dma, run->dma, run->len,
+				  NUMA_NO_NODE, reg);
+}
+
+/*
+ * Cut the mapped dma-buf into niovs: merge DMA-contiguous entries, align
+ * each run to the niov size, count what could not be used.
+ */
+static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack)
+{
+	u64 size = 1ULL << b->niov_shift, virt = 0, skip;
+	unsigned int i, nr = 0, r, used = 0;
+	struct devmemx_run *runs;
+	struct scatterlist *sg;
+	u32 n = 0;
+	int err = 0;
+
+	runs = kvcalloc(b->sgt->nents ?: 1, sizeof(*runs), GFP_KERNEL);
+	if (!runs)
+		return -ENOMEM;
+	for_each_sgtable_dma_sg(b->sgt, sg, i) {
+		dma_addr_t dma = sg_dma_address(sg);
+		u64 len = sg_dma_len(sg);
+
+		if (nr && runs[nr - 1].dma + runs[nr - 1].len == dma)
+			runs[nr - 1].len += len;
+		else
+			runs[nr++] = (struct devmemx_run){ dma, len, virt };
+		virt += len;
+	}
+	for (r = 0; r < nr; r++) {
+		skip = ALIGN(runs[r].dma, size) - runs[r].dma;
+		runs[r].len = runs[r].len > skip ?
+			      round_down(runs[r].len - skip, size) : 0;
+		runs[r].dma += skip;
+		runs[r].virt += skip;
+		n += runs[r].len >> b->niov_shift;
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "no DMA-contiguous %llu-byte run in the dma-buf: use hugetlb memory",
+				   size);
+		err = -EINVAL;
+		goto out;
+	}
+
+	b->niov_count = n;
+	b->carved = (u64)n << b->niov_shift;
+	b->wasted = b->dmabuf->size - b->carved;
+	b->niovs = kvcalloc(n, sizeof(*b->niovs), GFP_KERNEL);
+	b->owners = kvcalloc(n, sizeof(*b->owners), GFP_KERNEL);
+	b->regions = kvcalloc(nr, sizeof(*b->regions), GFP_KERNEL);
+	b->pool = gen_pool_create(b->niov_shift, NUMA_NO_NODE);
+	if (!b->niovs || !b->owners || !b->regions || !b->pool) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (r = 0, n = 0; r < nr && !err; r++) {
+		if (!runs[r].len)
+			continue;
+		err = devmemx_fill_run(b, &runs[r], &b->regions[used++], n);
+		n += runs[r].len >> b->niov_shift;
+	}
+out:
+	kvfree(runs);
+	return err;
+}
+
+static void devmemx_binding_free(struct devmemx_binding *b)
+{
+	if (b->pool)
+		gen_pool_destroy(b->pool);
+	kvfree(b->regions);
+	kvfree(b->owners);
+	kvfree(b->niovs);
+	if (b->sgt)
+		dma_buf_unmap_attachment_unlocked(b->attach, b->sgt,
+						  DMA_FROM_DEVICE);
+	if (b->attach)
+		dma_buf_detach(b->dmabuf, b->attach);
+	if (b->dmabuf)
+		dma_buf_put(b->dmabuf);
+	bitmap_free(b->queues);
+	bitmap_free(b->pooled);
+	percpu_ref_exit(&b->ref);
+	kfree(b);
+}
+
+static void devmemx_binding_free_work(struct work_struct *w)
+{
+	struct devmemx_binding *b = container_of(w, struct devmemx_binding,
+						 free_work);
+
+	mutex_lock(&devmemx_mutex);
+	list_del(&b->node);
+	xa_erase(&devmemx_ids, b->id);
+	mutex_unlock(&devmemx_mutex);
+	atomic_dec(&devmemx_counters.bindings);
+	atomic64_sub(b->niov_count, &devmemx_counters.niovs);
+	devmemx_binding_free(b);
+	/* destroy_workqueue() at module exit waits for this work to return */
+	module_put(THIS_MODULE);
+}
+
+static void devmemx_binding_release(struct percpu_ref *ref)
+{
+	struct devmemx_binding *b = container_of(ref, struct devmemx_binding, ref);
+
+	queue_work(devmemx_wq, &b->free_work);
+}
+
+/* Attach, map and carve; the binding is not visible to anyone yet. */
+struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
+					       struct device *dma_dev,
+					       unsigned int fd, u32 niov_size,
+					       struct netlink_ext_ack *extack)
+{
+	struct devmemx_binding *b;
+	int err;
+
+	b = kzalloc_obj(*b, GFP_KERNEL);
+	if (!b)
+		return ERR_PTR(-ENOMEM);
+	mutex_init(&b->lock);
+	INIT_LIST_HEAD(&b->node);
+	INIT_WORK(&b->free_work, devmemx_binding_free_work);
+	b->niov_shift = ilog2(niov_size);
+	b->creator = task_tgid_vnr(current);
+	b->nqueues = dev->real_num_rx_queues;
+	b->queues = bitmap_zalloc(b->nqueues, GFP_KERNEL);
+	b->pooled = bitmap_zalloc(b->nqueues, GFP_KERNEL);
+	err = percpu_ref_init(&b->ref, devmemx_binding_release, 0, GFP_KERNEL);
+	if (err || !b->queues || !b->pooled) {
+		err = err ?: -ENOMEM;
+		goto err_free;
+	}
+#if DEVMEMX_BTF_BINDING_NIOV_SHIFT >= 0
+	/* 7.3's stack knows the niov size of a binding: tell it ours. */
+	*(unsigned int *)&b->intree[DEVMEMX_BTF_BINDING_NIOV_SHIFT] = b->niov_shift;
+#endif
+
+	b->dmabuf = dma_buf_get(fd);
+	if (IS_ERR(b->dmabuf)) {
+		err = PTR_ERR(b->dmabuf);
+		b->dmabuf = NULL;
+		NL_SET_ERR_MSG_FMT(extack, "fd %u is not a dma-buf", fd);
+		goto err_free;
+	}
+	if (niov_size > b->dmabuf->size) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "rx-buf-size %u is larger than the dma-buf (%zu bytes)",
+				   niov_size, b->dmabuf->size);
+		err = -EINVAL;
+		goto err_free;
+	}
+	b->attach = dma_buf_attach(b->dmabuf, dma_dev);
+	if (IS_ERR(b->attach)) {
+		err = PTR_ERR(b->attach);
+		b->attach = NULL;
+		NL_SET_ERR_MSG(extack, "cannot attach the dma-buf to the device");
+		goto err_free;
+	}
+	b->sgt = dma_buf_map_attachment_unlocked(b->attach, DMA_FROM_DEVICE);
+	if (IS_ERR(b->sgt)) {
+		err = PTR_ERR(b->sgt);
+		b->sgt = NULL;
+		NL_SET_ERR_MSG(extack, "cannot map the dma-buf for the device");
+		goto err_free;
+	}
+	err = devmemx_carve(b, extack);
+	if (err)
+		goto err_free;
+	return b;
+
+err_free:
+	devmemx_binding_free(b);
+	return ERR_PTR(err);
+}
+
+/* Give the binding its id and make it findable; from here it is counted. */
+int devmemx_binding_publish(struct devmemx_binding *b)
+{
+	int err;
+
+	err = xa_alloc_cyclic(&devmemx_ids, &b->id, b,
+			      XA_LIMIT(DEVMEMX_ID_MIN, U32_MAX - 1),
+			      &devmemx_id_next, GFP_KERNEL);
+	if (err < 0)
+		return err;
+	__module_get(THIS_MODULE);
+	atomic_inc(&devmemx_counters.bindings);
+	atomic64_add(b->niov_count, &devmemx_counters.niovs);
+	mutex_lock(&devmemx_mutex);
+	list_add_tail(&b->node, &devmemx_bindings);
+	mutex_unlock(&devmemx_mutex);
+	return 0;
+}
+
+/* A binding that never got published: nothing else can hold it. */
+void devmemx_binding_abort(struct devmemx_binding *b)
+{
+	devmemx_binding_free(b);
+}
+
+/*
+ * Ending a binding takes two steps: marking it, under devmemx_mutex (false
+ * if someone else already did), then, without the mutex, undoing its
+ * queues and dropping the user's reference. Until that drop nothing frees
+ * the binding.
+ */
+bool devmemx_binding_mark_unbound(struct devmemx_binding *b)
+{
+	lockdep_assert_held(&devmemx_mutex);
+	if (b->unbound)
+		return false;
+	b->unbound = true;
+	return true;
+}
+
+void devmemx_binding_finish_unbind(struct devmemx_binding *b)
+{
+	devmemx_queues_release(b);
+	percpu_ref_kill(&b->ref);
+}
+
+int devmemx_binding_init(void)
+{
+	devmemx_id_next = DEVMEMX_ID_MIN;
+	devmemx_wq = alloc_workqueue("devmemx", WQ_UNBOUND, 0);
+	return devmemx_wq ? 0 : -ENOMEM;
+}
+
+void devmemx_binding_exit(void)
+{
+	destroy_workqueue(devmemx_wq);
+}

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Installing the provider on RX queues, with the exported pieces of what
+ * the kernel's __netif_mp_open_rxq() does: the same checks (each refusal
+ * saying what to change), mp_params set, the queue restarted; and every
+ * queue rolled back on any failure.
+ */
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+#include <net/netdev_lock.h>
+#include <net/netdev_queues.h>
+#include <net/netdev_rx_queue.h>
+#include <net/page_pool/memory_provider.h>
+
+#include "devmemx.h"
+
+/* The device-wide conditions for devmem; called with the device locked. */
+int devmemx_check_dev(struct net_device *dev, u32 niov_size,
+		      struct netlink_ext_ack *extack)
+{
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+
+	if (!qops || !netdev_need_ops_lock(dev)) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "%s has no queue management ops (devmem needs them)",
+				   dev->name);
+		return -EOPNOTSUPP;
+	}
+	if (dev->cfg->hds_config != ETHTOOL_TCP_DATA_SPLIT_ENABLED) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "tcp-data-split is off: ethtool -G %s tcp-data-split on",
+				   dev->name);
+		return -EINVAL;
+	}
+	if (dev->cfg->hds_thresh) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "hds-thresh is %u: ethtool -G %s hds-thresh 0",
+				   dev->cfg->hds_thresh, dev->name);
+		return -EINVAL;
+	}
+	if (dev_xdp_prog_count(dev)) {
+		NL_SET_ERR_MSG_FMT(extack, "%s has an XDP program attached",
+				   dev->name);
+		return -EEXIST;
+	}
+	if (niov_size != PAGE_SIZE && !(qops->supported_params & QCFG_RX_PAGE_SIZE)) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "the driver of %s takes no rx-buf-size but %lu",
+				   dev->name, PAGE_SIZE);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* The driver's own verdict on a buffer size, without touching a queue. */
+static int devmemx_validate_size(struct net_device *dev, u32 size,
+				 struct netlink_ext_ack *extack)
+{
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+	struct netdev_queue_config qcfg = {};
+
+	if (!qops->ndo_validate_qcfg)
+		return size == PAGE_SIZE ? 0 : -EOPNOTSUPP;
+	if (qops->ndo_default_qcfg)
+		qops->ndo_default_qcfg(dev, &qcfg);
+	qcfg.rx_page_size = size;
+	return qops->ndo_validate_qcfg(dev, &qcfg, extack);
+}
+
+/* Bit n set: the driver accepts RX buffers of 2^n bytes (PAGE_SIZE..1M). */
+u64 devmemx_probe_sizes(struct net_device *dev)
+{
+	u64 sizes = 0;
+	unsigned int n;
+
+	if (!dev->queue_mgmt_ops)
+		return 0;
+	for (n = PAGE_SHIFT; n <= 20; n++)
+		if (!devmemx_validate_size(dev, 1U << n, NULL))
+			sizes |= BIT_ULL(n);
+	return sizes;
+}
+
+int devmemx_check_queue_range(struct net_device *dev, u32 q,
+			      struct netlink_ext_ack *extack)
+{
+	if (q < dev->real_num_rx_queues)
+		return 0;
+	NL_SET_ERR_MSG_FMT(extack, "queue %u out of range: %s has %u RX queues",
+			   q, dev->name, dev->real_num_rx_queues);
+	return -ERANGE;
+}
+
+int devmemx_check_queue(struct net_device *dev, u32 q,
+			struct netlink_ext_ack *extack)
+{
+	struct netdev_rx_queue *rxq;
+
+	if (devmemx_check_queue_range(dev, q, extack))
+		return -ERANGE;
+	rxq = __netif_get_rx_queue(dev, q);
+	if (rxq->mp_params.mp_ops || rxq->mp_params.mp_priv) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "queue %u of %s is already bound to a memory provider",
+				   q, dev->name);
+		return -EEXIST;
+	}
+#ifdef CONFIG_XDP_SOCKETS
+	if (rxq->pool) {
+		NL_SET_ERR_MSG_FMT(extack, "queue %u of %s is used by AF_XDP",
+				   q, dev->name);
+		return -EBUSY;
+	}
+#endif
+	if (READ_ONCE(rxq->lease)) {
+		NL_SET_ERR_MSG_FMT(extack, "queue %u of %s is leased", q, dev->name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* The device the queues DMA through; they must agree on one. */
+struct device *devmemx_dma_dev(struct net_device *dev, const u32 *q,
+			       unsigned int n, struct netlink_ext_ack *extack)
+{
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+	struct device *dma = NULL, *d;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		d = qops->ndo_queue_get_dma_dev ?
+		    qops->ndo_queue_get_dma_dev(dev, q[i]) : dev->dev.parent;
+		if (!d || !d->dma_mask) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "queue %u of %s has no DMA device", q[i],
+					   dev->name);
+			return ERR_PTR(-EOPNOTSUPP);
+		}
+		if (dma && d != dma) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "queues %u and %u of %s DMA through different devices",
+					   q[0], q[i], dev->name);
+			return ERR_PTR(-EOPNOTSUPP);
+		}
+		dma = d;
+	}
+	return dma;
+}
+
+static void devmemx_queue_close(struct net_device *dev, u32 q,
+				struct devmemx_binding *b)
+{
+	struct netdev_rx_queue *rxq = __netif_get_rx_queue(dev, q);
+	int err;
+
+	if (rxq->mp_params.mp_priv != b)
+		return;
+	memset(&rxq->mp_params, 0, sizeof(rxq->mp_params));
+	err = netdev_rx_queue_restart(dev, q);
+	if (err && err != -ENETDOWN)
+		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d\n",
+			    q, err);
+}
+
+static int devmemx_queue_open(struct net_device *dev, u32 q,
+			      struct devmemx_binding *b,
+			      struct netlink_ext_ack *extack)
+{
+	struct netdev_rx_queue *rxq = __netif_get_rx_queue(dev, q);
+	u32 size = 1U << b->niov_shift;
+	bool pooled;
+	int err;
+
+	err = devmemx_check_queue(dev, q, extack);
+	if (err)
+		return err;
+	rxq->mp_params.mp_ops = devmemx_intree_ops;
+	rxq->mp_params.mp_priv = b;
+	rxq->mp_params.rx_page_size = size == PAGE_SIZE ? 0 : size;
+	err = netdev_rx_queue_restart(dev, q);
+	if (err) {
+		memset(&rxq->mp_params, 0, sizeof(rxq->mp_params));
+		if (!extack || !extack->_msg)
+			NL_SET_ERR_MSG_FMT(extack,
+					   "restarting queue %u of %s with the provider failed",
+					   q, dev->name);
+		return err;
+	}
+	mutex_lock(&b->lock);
+	pooled = test_bit(q, b->pooled);
+	mutex_unlock(&b->lock);
+	if (!pooled) {
+		devmemx_queue_close(dev, q, b);
+		NL_SET_ERR_MSG_FMT(extack,
+				   "the driver of %s made no page pool with the provider for queue %u",
+				   dev->name, q);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/* Called with the device locked; on failure no queue keeps the provider. */
+int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
+			   unsigned int n, struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = b->dev;
+	unsigned int i;
+	int err;
+
+	err = devmemx_validate_size(dev, 1U << b->niov_shift, extack);
+	if (err) {
+		if (!extack || !extack->_msg)
+			NL_SET_ERR_MSG_FMT(extack,
+					   "the driver of %s refuses rx-buf-size %u",
+					   dev->name, 1U << b->niov_shift);
+		return err;
+	}
+	for (i = 0; i < n; i++) {
+		err = devmemx_queue_open(dev, q[i], b, extack);
+		if (err)
+			break;
+		mutex_lock(&b->lock);
+		set_bit(q[i], b->queues);
+		mutex_unlock(&b->lock);
+	}
+	if (!err)
+		return 0;
+	while (i--) {
+		devmemx_queue_close(dev, q[i], b);
+		mutex_lock(&b->lock);
+		clear_bit(q[i], b->queues);
+		mutex_unlock(&b->lock);
+	}
+	return err;
+}
+
+/* Undo every queue still holding the provider; drop the device. */
+void devmemx_queues_release(struct devmemx_binding *b)
+{
+	struct net_device *dev;
+	unsigned int q;
+
+	mutex_lock(&b->lock);
+	dev = b->dev;
+	if (dev)
+		dev_hold(dev);
+	mutex_unlock(&b->lock);
+	if (!dev)
+		return;
+
+	netdev_lock(dev);
+	mutex_lock(&b->lock);
+	if (b->dev == dev) {
+		for_each_set_bit(q, b->queues, b->nqueues) {
+			mutex_unlock(&b->lock);
+			devmemx_queue_close(dev, q, b);
+			mutex_lock(&b->lock);
+		}
+		bitmap_zero(b->queues, b->nqueues);
+		b->dev = NULL;
+		netdev_put(dev, &b->dev_tracker);
+	}
+	mutex_unlock(&b->lock);
+	netdev_unlock(dev);
+	dev_put(dev);
+}
+
+/*
+ * A device going away ends its bindings: the core already told the
+ * provider (uninstall) and will destroy the queues' pools; drop the device
+ * and the user's reference, so each binding goes once its niovs are back.
+ */
+static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
+				void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct devmemx_binding *b;
+
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	mutex_lock(&devmemx_mutex);
+	list_for_each_entry(b, &devmemx_bindings, node) {
+		mutex_lock(&b->lock);
+		if (b->dev != dev) {
+			mutex_unlock(&b->lock);
+			continue;
+		}
+		bitmap_zero(b->queues, b->nqueues);
+		b->dev = NULL;
+		netdev_put(dev, &b->dev_tracker);
+		mutex_unlock(&b->lock);
+		if (devmemx_binding_mark_unbound(b))
+			percpu_ref_kill(&b->ref);
+	}
+	mutex_unlock(&devmemx_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block devmemx_netdev_nb = {
+	.notifier_call = devmemx_netdev_event,
+};
+
+int devmemx_queue_init(void)
+{
+	return register_netdevice_notifier(&devmemx_netdev_nb);
+}
+
+void devmemx_queue_exit(void)
+{
+	unregister_netdevice_notifier(&devmemx_netdev_nb);
+}

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# devmemx bindings with niovs of 4K to the sim's 128K on 7.2 and 7.3:
+# payloads below, at and across the niov size, every byte verified, MTU
+# 9000 and 1500; fragments never cross a niov, and exceed 4K where the niov
+# does; all objects gone after.
+. /dx/tlib.sh
+
+dx_sim_devmem 9000
+trap dx_sim_teardown EXIT
+
+port=9000
+for size in 4096 16384 32768 65536 131072; do
+	frag_max=0
+	for bytes in 1024 $((size / 2)) $size $((3 * size + 123)) 1048576; do
+		port=$((port + 1))
+		devmem_xfer $bytes $port --queues 2 --provider devmemx \
+			--rx-page-size $size --udmabuf 8M --hugetlb
+		id=$(jget binding_id /tmp/rx.json)
+		[ "$id" -ge $((0xf0000000)) ] || fail "binding id $id is in the in-tree range"
+		f=$(jget frag_max /tmp/rx.json)
+		[ "$f" -le "$size" ] || fail "a $f-byte fragment in $size-byte niovs"
+		[ "$f" -le "$frag_max" ] || frag_max=$f
+	done
+	xfer_report "devmemx niov $size, mtu 9000"
+	if [ $size -gt 4096 ] && [ $frag_max -le 4096 ]; then
+		fail "niov $size: no fragment above 4K"
+	fi
+done
+
+# MTU 1500, 64K niovs.
+ip -n tx link set dxsim0 mtu 1500
+ip -n rx link set dxsim1 mtu 1500
+for bytes in 1024 65536 1048576; do
+	port=$((port + 1))
+	devmem_xfer $bytes $port --queues 2 --provider devmemx \
+		--rx-page-size 65536 --udmabuf 8M --hugetlb
+done
+xfer_report "devmemx niov 65536, mtu 1500"
+trap - EXIT
+dx_sim_teardown

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/* devmemx show, unbind and caps: bindings and what devices offer. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "generated/devmemx-names.h"
+
+/* A binding id, or with @all_ok the word "all" (*all set). */
+static int parse_id(const char *s, bool all_ok, uint32_t *id, bool *all)
+{
+	uint64_t v;
+	char *end;
+
+	if (all_ok && !strcmp(s, "all")) {
+		*all = true;
+		return 0;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (*s < '0' || *s > '9' || *end || errno || v > UINT32_MAX)
+		return dx_bad_usage("bad binding id \"%s\": use a number from devmemx show%s",
+				    s, all_ok ? ", or all" : "");
+	*id = v;
+	return 0;
+}
+
+/* ---- show ---------------------------------------------------------------- */
+
+static int print_binding(const struct dx_reply *r, void *arg)
+{
+	unsigned int *n = arg;
+
+	if ((*n)++ && !cli_json)
+		putchar('\n');
+	dx_print(r, dx_binding_attrs, DEVMEMX_A_BINDING_MAX, cli_json);
+	return 0;
+}
+
+static int show(struct dx_nl *nl, bool one, uint32_t id)
+{
+	unsigned int n = 0;
+	struct nl_msg *msg;
+	char what[32];
+
+	msg = dx_nl_msg(nl, DEVMEMX_CMD_BINDING_GET, !one);
+	if (!msg || (one && nla_put_u32(msg, DEVMEMX_A_BINDING_ID, id))) {
+		nlmsg_free(msg);
+		return dx_nomem();
+	}
+	if (one)
+		snprintf(what, sizeof(what), "show %" PRIu32, id);
+	else
+		snprintf(what, sizeof(what), "show");
+	return dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, print_binding, &n,
+			  what);
+}
+
+int cli_show(int argc, char **argv)
+{
+	struct dx_nl nl;
+	uint32_t id = 0;
+	int ret;
+
+	if (cli_help(argc, argv))
+		return CLI_OK;
+	if (argc > 2) {
+		dx_bad_usage("unexpected argument \"%s\" for show", argv[2]);
+		return CLI_USAGE;
+	}
+	if (argc == 2 && parse_id(argv[1], false, &id, NULL))
+		return CLI_USAGE;
+	if (cli_open(&nl))
+		return CLI_FAIL;
+	ret = show(&nl, argc == 2, id);
+	dx_nl_close(&nl);
+	return ret ? CLI_FAIL : CLI_OK;
+}
+
+/* ---- unbind -------------------------------------------------------------- */
+
+struct id_list {
+	uint32_t *ids;
+	unsigned int n, cap;
+};
+
+static int collect_id(const struct dx_reply *r, void *arg)
+{
+	struct id_list *l = arg;
+	uint32_t *ids;
+
+	if (!r->tb[DEVMEMX_A_BINDING_ID])
+		return -EPROTO;
+	if (l->n == l->cap) {
+		ids = realloc(l->ids, (l->cap * 2 + 16) * sizeof(*ids));
+		if (!ids)
+			return -ENOMEM;
+		l->ids = ids;
+		l->cap = l->cap * 2 + 16;
+	}
+	l->ids[l->n++] = nla_get_u32(r->tb[DEVMEMX_A_BINDING_ID]);
+	return 0;
+}
+
+static int unbind(struct dx_nl *nl, uint32_t id)
+{
+	struct nl_msg *msg;
+	char what[32];
+
+	msg = dx_nl_msg(nl, DEVMEMX_CMD_UNBIND, false);
+	if (!msg || nla_put_u32(msg, DEVMEMX_A_BINDING_ID, id)) {
+		nlmsg_free(msg);
+		return dx_nomem();
+	}
+	snprintf(what, sizeof(what), "unbind %" PRIu32, id);
+	return dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, NULL, NULL, what);
+}
+
+/*
+ * Every binding the dump lists; one that ended meanwhile (ENOENT) is not
+ * an error and is not counted.
+ */
+static int unbind_all(struct dx_nl *nl, unsigned int *count)
+{
+	struct id_list l = { 0 };
+	struct nl_msg *msg;
+	unsigned int i;
+	int ret;
+
+	msg = dx_nl_msg(nl, DEVMEMX_CMD_BINDING_GET, true);
+	if (!msg)
+		return dx_nomem();
+	ret = dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, collect_id, &l,
+			 "show");
+	nl->quiet_err = ENOENT;
+	for (i = 0; !ret && i < l.n; i++) {
+		ret = unbind(nl, l.ids[i]);
+		if (!ret)
+			(*count)++;
+		else if (ret == -ENOENT)
+			ret = 0;
+	}
+	free(l.ids);
+	return ret;
+}
+
+int cli_unbind(int argc, char **argv)
+{
+	unsigned int count = 0;
+	bool all = false;
+	struct dx_nl nl;
+	uint32_t id;
+	int ret;
+
+	if (cli_help(argc, argv))
+		return CLI_OK;
+	if (argc != 2) {
+		if (argc < 2)
+			dx_bad_usage("unbind needs a binding id or all");
+		else
+			dx_bad_usage("unexpected argument \"%s\" for unbind",
+				     argv[2]);
+		return CLI_USAGE;
+	}
+	if (parse_id(argv[1], true, &id, &all))
+		return CLI_USAGE;
+	if (cli_open(&nl))
+		return CLI_FAIL;
+	if (all) {
+		ret = unbind_all(&nl, &count);
+	} else {
+		ret = unbind(&nl, id);
+		count = !ret;
+	}
+	dx_nl_close(&nl);
+	if (ret)
+		return CLI_FAIL;
+	printf(cli_json ? "{\"unbound\":%u}\n" : "unbound: %u\n", count);
+	return CLI_OK;
+}
+
+/* ---- caps ---------------------------------------------------------------- */
+
+struct caps_args {
+	const char *dev;
+	uint32_t queue;
+	bool has_queue;
+};
+
+static int caps_dev(void *ctx, char **argv)
+{
+	((struct caps_args *)ctx)->dev = argv[0];
+	return 0;
+}
+
+static int caps_queue(void *ctx, char **argv)
+{
+	struct caps_args *a = ctx;
+	uint64_t v;
+
+	if (dx_parse_uint(argv[0], "queue", 0, UINT32_MAX, &v))
+		return -EINVAL;
+	a->queue = v;
+	a->has_queue = true;
+	return 0;
+}
+
+static int print_caps(const struct dx_reply *r, void *arg)
+{
+	(void)arg;
+	dx_print(r, dx_caps_attrs, DEVMEMX_A_CAPS_MAX, cli_json);
+	return 0;
+}
+
+static int caps(struct dx_nl *nl, const struct caps_args *a,
+		unsigned int ifindex)
+{
+	struct nl_msg *msg;
+	char what[64];
+
+	msg = dx_nl_msg(nl, DEVMEMX_CMD_CAPS_GET, false);
+	if (!msg || nla_put_u32(msg, DEVMEMX_A_CAPS_IFINDEX, ifindex) ||
+	    (a->has_queue &&
+	     nla_put_u32(msg, DEVMEMX_A_CAPS_QUEUE_ID, a->queue))) {
+		nlmsg_free(msg);
+		return dx_nomem();
+	}
+	snprintf(what, sizeof(what), "caps of %s", a->dev);
+	return dx_nl_call(nl, msg, DEVMEMX_A_CAPS_MAX, print_caps, NULL, what);
+}
+
+int cli_caps(int argc, char **argv)
+{
+	static const struct cli_kw kw[] = {
+		{ "dev", 1, "IFNAME", caps_dev },
+		{ "queue", 1, "N", caps_queue },
+	};
+	struct caps_args a = { 0 };
+	unsigned int ifindex;
+	struct dx_nl nl;
+	int ret;
+
+	ret = cli_parse_kw(argc, argv, kw, ARRAY_SIZE(kw), &a);
+	if (ret)
+		return ret < 0 ? CLI_OK : ret;
+	if (!a.dev) {
+		dx_bad_usage("caps needs dev IFNAME");
+		return CLI_USAGE;
+	}
+	ifindex = cli_ifindex(a.dev);
+	if (!ifindex)
+		return CLI_FAIL;
+	if (cli_open(&nl))
+		return CLI_FAIL;
+	ret = caps(&nl, &a, ifindex);
+	dx_nl_close(&nl);
+	return ret ? CLI_FAIL : CLI_OK;
+}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A dma-buf to bind: udmabuf over a memfd, or a dma-heap buffer. */
+#ifndef DX_DMABUF_H
+#define DX_DMABUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum dx_dmabuf_kind { DX_DMABUF_NONE, DX_UDMABUF, DX_DMA_HEAP };
+
+/* What to make, as the command line asked for it. */
+struct dx_dmabuf_spec {
+	enum dx_dmabuf_kind kind;
+	uint64_t size;
+	bool hugetlb;		/* udmabuf over 2M huge pages */
+	const char *heap;	/* /dev/dma_heap/<heap> */
+};
+
+struct dx_dmabuf {
+	int fd;			/* the dma-buf */
+	int memfd;		/* udmabuf's backing memfd, or -1 */
+	uint8_t *map;		/* a read-only CPU mapping, NULL when none */
+	size_t size;
+	bool sync;		/* bracket CPU reads with DMA_BUF_IOCTL_SYNC */
+};
+
+/* Bad usage in @s (sizes, --hugetlb): print it, return -EINVAL. */
+int dx_dmabuf_check(const struct dx_dmabuf_spec *s);
+int dx_dmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s);
+int dx_dmabuf_begin_read(struct dx_dmabuf *b);
+int dx_dmabuf_end_read(struct dx_dmabuf *b);
+/* A no-op on a dma-buf that was not made (fd -1). */
+void dx_dmabuf_destroy(struct dx_dmabuf *b);
+
+#endif

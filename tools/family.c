@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Requests of the devmemx family that both tools make. */
+#include <errno.h>
+
+#include "family.h"
+
+static int dx_put_queues(struct nl_msg *msg, const struct dx_bind_req *r)
+{
+	struct nlattr *q;
+	unsigned int i;
+
+	for (i = 0; i < r->nqueues; i++) {
+		q = nla_nest_start(msg, DEVMEMX_A_BINDING_QUEUES);
+		if (!q || nla_put_u32(msg, DEVMEMX_A_QUEUE_ID, r->queues[i]))
+			return -EMSGSIZE;
+		nla_nest_end(msg, q);
+	}
+	return 0;
+}
+
+static int dx_put_bind(struct nl_msg *msg, const struct dx_bind_req *r)
+{
+	if (nla_put_u32(msg, DEVMEMX_A_BINDING_IFINDEX, r->ifindex) ||
+	    nla_put_u32(msg, DEVMEMX_A_BINDING_FD, r->fd) ||
+	    dx_put_queues(msg, r))
+		return -EMSGSIZE;
+	if (r->rx_buf_size &&
+	    nla_put_u32(msg, DEVMEMX_A_BINDING_RX_BUF_SIZE, r->rx_buf_size))
+		return -EMSGSIZE;
+	if (r->flags && nla_put_u32(msg, DEVMEMX_A_BINDING_FLAGS, r->flags))
+		return -EMSGSIZE;
+	return 0;
+}
+
+struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r)
+{
+	struct nl_msg *msg = dx_nl_msg(nl, DEVMEMX_CMD_BIND_RX, false);
+
+	if (msg && dx_put_bind(msg, r)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (!msg)
+		dx_nomem();
+	return msg;
+}
+
+const char *dx_bind_hint(int err, const char *extack, void *arg)
+{
+	(void)arg;
+	if (extack)
+		return NULL;
+	switch (err) {
+	case EPERM:
+		return "binding needs CAP_NET_ADMIN";
+	default:
+		return NULL;
+	}
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Requests of the devmemx family that both tools make. */
+#ifndef DX_FAMILY_H
+#define DX_FAMILY_H
+
+#include <stdint.h>
+#include <linux/devmemx.h>
+
+#include "nl.h"
+
+struct dx_bind_req {
+	unsigned int ifindex;
+	int fd;				/* the dma-buf, in this process */
+	const uint32_t *queues;
+	unsigned int nqueues;
+	uint32_t rx_buf_size;		/* 0: the kernel's default, PAGE_SIZE */
+	uint32_t flags;			/* DEVMEMX_BINDING_FLAGS_* */
+};
+
+/*
+ * A BIND-RX request for dx_nl_call() on @nl, which then holds a binding that
+ * is not persistent; NULL (after a message) when out of memory.
+ */
+struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r);
+
+/* The dx_hint_fn for BIND-RX: what to change when the kernel said no more. */
+const char *dx_bind_hint(int err, const char *extack, void *arg);
+
+#endif

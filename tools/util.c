@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Command-line helpers shared by devmemx and devmemx-rx. */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+const char *dx_prog = "devmemx";
+
+int dx_bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", dx_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
+int dx_nomem(void)
+{
+	fprintf(stderr, "%s: out of memory\n", dx_prog);
+	return -ENOMEM;
+}
+
+static unsigned int size_shift(char c)
+{
+	switch (toupper((unsigned char)c)) {
+	case 'K':
+		return 10;
+	case 'M':
+		return 20;
+	case 'G':
+		return 30;
+	default:
+		return 0;
+	}
+}
+
+int dx_parse_size(const char *s, const char *opt, uint64_t *out)
+{
+	unsigned long long v;
+	unsigned int shift;
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		goto bad;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		goto bad;
+	shift = size_shift(*end);
+	if (*end && (!shift || end[1]))
+		goto bad;
+	if (v > UINT64_MAX >> shift)
+		goto bad;
+	*out = (uint64_t)v << shift;
+	return 0;
+bad:
+	return dx_bad_usage("bad size \"%s\" for %s: use a number with an optional K, M or G suffix",
+			    s, opt);
+}
+
+int dx_parse_buf_size(const char *s, const char *opt, uint32_t *out)
+{
+	uint64_t v;
+
+	if (dx_parse_size(s, opt, &v))
+		return -EINVAL;
+	/* Powers of two and the driver's limits are the kernel's to check. */
+	if (v > UINT32_MAX)
+		return dx_bad_usage("bad %s \"%s\": must be below 4G", opt, s);
+	*out = v;
+	return 0;
+}
+
+int dx_parse_uint(const char *s, const char *opt, uint64_t min, uint64_t max,
+		  uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (!isdigit((unsigned char)*s))
+		goto bad;
+	v = strtoull(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	return dx_bad_usage("bad number \"%s\" for %s (%" PRIu64 " to %" PRIu64 ")",
+			    s, opt, min, max);
+}
+
+static int add_queue(uint64_t q, const char *list, const char *opt,
+		     uint32_t *queues, unsigned int max, unsigned int *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < *n; i++)
+		if (queues[i] == q)
+			return dx_bad_usage("queue %" PRIu64 " listed twice in %s \"%s\"",
+					    q, opt, list);
+	if (*n == max)
+		return dx_bad_usage("too many queues in %s \"%s\" (at most %u)",
+				    opt, list, max);
+	queues[(*n)++] = q;
+	return 0;
+}
+
+int dx_parse_queues(const char *list, const char *opt, uint32_t *queues,
+		    unsigned int max, unsigned int *n)
+{
+	uint64_t lo, hi, q;
+	const char *p = list;
+	char *end;
+
+	do {
+		errno = 0;
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		lo = hi = strtoull(p, &end, 10);
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				goto bad;
+			hi = strtoull(end + 1, &end, 10);
+		}
+		if (errno || lo > hi || hi >= UINT32_MAX || (*end && *end != ','))
+			goto bad;
+		for (q = lo; q <= hi; q++)
+			if (add_queue(q, list, opt, queues, max, n))
+				return -EINVAL;
+		p = end + 1;
+	} while (*end);
+	return 0;
+bad:
+	return dx_bad_usage("bad queue list \"%s\" for %s: use e.g. 2, 2,3 or 2-5",
+			    list, opt);
+}
