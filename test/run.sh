@@ -6,17 +6,19 @@
 # the kernel log, checks that 6.12 is refused, and prints one KTAP line per
 # test per kernel and a summary line.
 #
-# usage: run.sh [-k "7.2 7.3"] [-t test,test] [-T timeout-seconds]
+# usage: run.sh [-k "7.2 7.3"] [-t test,test] [-T timeout-seconds] [-x]
+# (-x: run the tests with bash -x, their output streamed as they go)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels="7.2 7.3" only=
-while getopts k:t:T: o; do
+kernels="7.2 7.3" only= xtrace=
+while getopts k:t:T:x o; do
 	case $o in
 	k) kernels=$OPTARG ;;
 	t) only=$OPTARG ;;
 	T) export DX_VM_TIMEOUT=$OPTARG ;;
-	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds]" ;;
+	x) xtrace=dx.xtrace=1 ;;
+	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds] [-x]" ;;
 	esac
 done
 
@@ -43,7 +45,7 @@ for series in $kernels; do
 	out=$DX_BUILD/vm/$series
 	echo "# kernel $series: $kver"
 	start=$SECONDS
-	dx_boot "$series" run-tests.sh "dx.tests=$only"
+	dx_boot "$series" run-tests.sh "dx.tests=$only" $xtrace
 	vm_rc=$?
 	echo "# kernel $series: VM ran $((SECONDS - start)) s, exit $vm_rc"
 

@@ -6,14 +6,24 @@
 #   DX-RESULT ok|fail|skip NAME [reason]   and diagnostics as "# ..." lines:
 # a failed test's whole output, a passed test's own "# " lines.
 sel=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.tests=//p' | tr ',' ' ')
+xtrace=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.xtrace=1$/1/p')
 echo "DX-KERNEL $(uname -r)"
 for t in /dx/tests/*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "$sel" ] && ! [[ " $sel " == *" $name "* ]]; then
 		continue
 	fi
-	out=$(cd /tmp && timeout 300 bash "$t" 2>&1)
-	rc=$?
+	if [ -n "$xtrace" ]; then
+		# Streamed as it runs (run.sh -x): for tests that hang.
+		cd /tmp
+		timeout 300 bash -x "$t" 2>&1 | sed 's/^/# /'
+		rc=${PIPESTATUS[0]}
+		cd /
+		out=
+	else
+		out=$(cd /tmp && timeout 300 bash "$t" 2>&1)
+		rc=$?
+	fi
 	[ $rc = 124 ] && out+=$'\n'"timed out after 300 s"
 	# Whatever a test loaded or bound, it must have undone.
 	left=$(awk '$1 ~ /^devmemx/ { print $1 }' /proc/modules)

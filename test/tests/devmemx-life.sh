@@ -1,0 +1,70 @@
+# SPDX-License-Identifier: GPL-2.0
+# Every way a devmemx binding ends: UNBIND, the CLI's socket closing
+# (Ctrl-C or kill), device removal; a persistent binding outlives the CLI;
+# rmmod devmemx is refused while a binding lives; a dma-buf taken from
+# another process with --pid/--fd. Nothing is left after each.
+. /dx/tlib.sh
+
+dx_sim_devmem
+trap dx_sim_teardown EXIT
+rxx() { ip netns exec rx "$@"; }
+bound_ids() { rxx devmemx -j show | sed -n 's/^{"id":\([0-9]*\),.*/\1/p' | tr '\n' ' '; }
+
+# Persistent: the CLI exits, the binding stays, the module is pinned.
+id=$(rxx devmemx -j bind dev dxsim1 queues 2,3 size 64K --udmabuf 8M --hugetlb --persist |
+	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+[ -n "$id" ] || fail "persistent bind printed no id"
+rxx devmemx show "$id" >/tmp/show
+grep -qx 'queues: 2 3' /tmp/show || fail "show: $(cat /tmp/show)"
+grep -qx 'flags: persistent' /tmp/show || fail "show: $(cat /tmp/show)"
+grep -qx 'niov-size: 65536' /tmp/show || fail "show: $(cat /tmp/show)"
+grep -qx 'niov-count: 128' /tmp/show || fail "show: $(cat /tmp/show)"
+expect_eq "$(rxx devmemx-rx pools | grep -c "\"dmabuf\":$id}")" 2 "page pools with the binding"
+expect_eq "$(dx_live)" "1 128 2" "live objects with one binding"
+expect_err 1 "rmmod: can't unload module 'devmemx': Resource temporarily unavailable" rmmod devmemx
+expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
+dx_wait_idle
+expect_eq "$(bound_ids)" "" "bindings after unbind"
+expect_eq "$(rxx devmemx-rx pools | grep -c '"dmabuf"')" 0 "page pools with a binding"
+
+# Held by the CLI: Ctrl-C releases it; so does killing the CLI.
+for sig in INT KILL; do
+	# Started directly, so that $! is the CLI itself.
+	ip netns exec rx devmemx bind dev dxsim1 queues 2 size 16K --udmabuf 8M \
+		--hugetlb >/tmp/bind.out 2>/tmp/bind.err &
+	pid=$!
+	has_binding() { [ -n "$(bound_ids)" ]; }
+	wait_until 10 has_binding || fail "no binding from the CLI: $(cat /tmp/bind.err)"
+	grep -qx "devmemx: holding binding $(bound_ids | tr -d ' ') on dxsim1; press Ctrl-C to release it" /tmp/bind.err ||
+		fail "bind said: $(cat /tmp/bind.err)"
+	kill -$sig $pid
+	rc=0
+	wait $pid || rc=$?
+	[ $sig = KILL ] || expect_eq "$rc" 0 "exit of the CLI after Ctrl-C"
+	dx_wait_idle
+done
+
+# A dma-buf that another process made: the holding CLI's own.
+ip netns exec rx devmemx bind dev dxsim1 queues 2 --udmabuf 4M >/dev/null 2>&1 &
+pid=$!
+wait_until 10 has_binding || fail "no binding to take the dma-buf from"
+fd=$(ls -l /proc/$pid/fd | awk '/dmabuf/ { print $(NF - 2) }' | head -n1)
+[ -n "$fd" ] || fail "the CLI holds no dma-buf fd: $(ls -l /proc/$pid/fd)"
+rxx devmemx bind dev dxsim1 queues 3 --pid $pid --fd "$fd" --persist >/dev/null ||
+	fail "bind with --pid $pid --fd $fd"
+expect_eq "$(bound_ids | wc -w)" 2 "bindings sharing one dma-buf"
+kill -INT $pid
+wait $pid || true
+expect_eq "$(rxx devmemx unbind all)" "unbound: 1" "unbind all"
+dx_wait_idle
+
+# Device removal ends a persistent binding.
+rxx devmemx bind dev dxsim1 queues 2 size 32K --udmabuf 8M --hugetlb --persist >/dev/null
+expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings before rmmod devmemx_sim"
+ip netns del tx
+ip netns del rx
+rmmod devmemx_sim
+dx_wait_idle
+expect_eq "$(devmemx show)" "" "bindings after the device went"
+trap - EXIT
+dx_unload
