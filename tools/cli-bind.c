@@ -21,7 +21,8 @@ struct bind_args {
 	const char *dev;
 	uint32_t queues[DX_MAX_QUEUES];
 	unsigned int nqueues;
-	uint32_t size;			/* 0: the kernel's default */
+	uint32_t size;
+	bool size_set;			/* else the kernel's default */
 	struct dx_dmabuf_spec buf;	/* --udmabuf, --dma-heap */
 	unsigned int made;		/* --udmabuf and --dma-heap given */
 	int pid, fd;			/* --pid, --fd: -1 when not given */
@@ -46,7 +47,10 @@ static int kw_queues(void *ctx, char **argv)
 
 static int kw_size(void *ctx, char **argv)
 {
-	return dx_parse_buf_size(argv[0], "size", &((struct bind_args *)ctx)->size);
+	struct bind_args *a = ctx;
+
+	a->size_set = true;
+	return dx_parse_buf_size(argv[0], "size", &a->size);
 }
 
 static int kw_udmabuf(void *ctx, char **argv)
@@ -260,6 +264,7 @@ static int bind_rx(struct dx_nl *nl, const struct bind_args *a,
 		.queues = a->queues,
 		.nqueues = a->nqueues,
 		.rx_buf_size = a->size,
+		.has_rx_buf_size = a->size_set,
 		.flags = a->persist ? DEVMEMX_BINDING_FLAGS_PERSISTENT : 0,
 	};
 	struct nl_msg *msg;

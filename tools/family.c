@@ -24,7 +24,7 @@ static int dx_put_bind(struct nl_msg *msg, const struct dx_bind_req *r)
 	    nla_put_u32(msg, DEVMEMX_A_BINDING_FD, r->fd) ||
 	    dx_put_queues(msg, r))
 		return -EMSGSIZE;
-	if (r->rx_buf_size &&
+	if (r->has_rx_buf_size &&
 	    nla_put_u32(msg, DEVMEMX_A_BINDING_RX_BUF_SIZE, r->rx_buf_size))
 		return -EMSGSIZE;
 	if (r->flags && nla_put_u32(msg, DEVMEMX_A_BINDING_FLAGS, r->flags))

@@ -3,6 +3,7 @@
 #ifndef DX_FAMILY_H
 #define DX_FAMILY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <linux/devmemx.h>
 
@@ -13,7 +14,8 @@ struct dx_bind_req {
 	int fd;				/* the dma-buf, in this process */
 	const uint32_t *queues;
 	unsigned int nqueues;
-	uint32_t rx_buf_size;		/* 0: the kernel's default, PAGE_SIZE */
+	uint32_t rx_buf_size;		/* sent only when has_rx_buf_size */
+	bool has_rx_buf_size;		/* else the kernel's default, PAGE_SIZE */
 	uint32_t flags;			/* DEVMEMX_BINDING_FLAGS_* */
 };
 

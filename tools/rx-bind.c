@@ -143,6 +143,7 @@ static int devmemx_bind(struct rx_bind *b, const struct rx_opts *o,
 		.queues = o->queues,
 		.nqueues = o->nqueues,
 		.rx_buf_size = o->rx_page_size,
+		.has_rx_buf_size = o->rx_page_size != 0,
 	};
 	struct nl_msg *msg;
 	char what[64];

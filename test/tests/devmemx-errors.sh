@@ -1,0 +1,76 @@
+# SPDX-License-Identifier: GPL-2.0
+# Bad input to devmemx: each refusal with its exact message and exit code,
+# and no binding, niov or page pool left behind.
+. /dx/tlib.sh
+
+dx_sim_devmem
+trap dx_sim_teardown EXIT
+# A bind that wrongly succeeds would hold forever: give it 20 s.
+bind() { timeout 20 /sbin/ip netns exec rx devmemx bind "$@"; }
+no_state() {
+	expect_eq "$(dx_live)" "0 0 0" "live objects after: $*"
+	expect_eq "$(ip netns exec rx devmemx-rx pools | grep -c '"dmabuf"')" 0 \
+		"page pools with a binding after: $*"
+}
+refused() { # message, then the bind arguments
+	local msg=$1
+	shift
+	expect_err 1 "devmemx: bind to ${DEV:-dxsim1}: $msg" bind "$@"
+	no_state "$*"
+}
+
+for size in 0 3 2048 4097; do
+	refused "rx-buf-size $size: must be a power of two of at least 4096 (Invalid argument)" \
+		dev dxsim1 queues 2 size $size --udmabuf 4M
+done
+refused "rx-page-size 262144: must be a power of two from 4096 to 131072 (Numerical result out of range)" \
+	dev dxsim1 queues 2 size 256K --udmabuf 8M --hugetlb
+refused "rx-buf-size 8388608 is larger than the dma-buf (4194304 bytes) (Invalid argument)" \
+	dev dxsim1 queues 2 size 8M --udmabuf 4M --hugetlb
+refused "queue 4 out of range: dxsim1 has 4 RX queues (Numerical result out of range)" \
+	dev dxsim1 queues 4 --udmabuf 4M
+refused "queue 4 out of range: dxsim1 has 4 RX queues (Numerical result out of range)" \
+	dev dxsim1 queues 2,4 --udmabuf 4M
+expect_err 2 'devmemx: queue 2 listed twice in queues "2,2"' \
+	bind dev dxsim1 queues 2,2 --udmabuf 4M
+expect_err 1 "devmemx: fd 0 of process $$ is not a dma-buf (it is /dev/null)" \
+	bind dev dxsim1 queues 2 --pid $$ --fd 0 </dev/null
+no_state "fd not a dma-buf"
+
+# Queues already bound: by devmemx, and by in-tree devmem.
+id=$(ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
+	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+expect_err 1 "devmemx: bind to dxsim1: queue 2 of dxsim1 is already bound to a memory provider (File exists)" \
+	bind dev dxsim1 queues 3,2 --udmabuf 4M
+expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after a refused second bind"
+ip netns exec rx devmemx unbind "$id" >/dev/null
+dx_wait_idle
+ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9200 --expect 1 \
+	--timeout 20 >/dev/null 2>&1 &
+rpid=$!
+intree_bound() { ip netns exec rx devmemx-rx pools | grep -q '"dmabuf"'; }
+wait_until 10 intree_bound || fail "the in-tree binding did not appear"
+expect_err 1 "devmemx: bind to dxsim1: queue 3 of dxsim1 is already bound to a memory provider (File exists)" \
+	bind dev dxsim1 queues 3 --udmabuf 4M
+expect_eq "$(dx_live)" "0 0 0" "devmemx objects after a refused bind on an in-tree queue"
+kill $rpid
+wait $rpid || true
+
+# Device settings devmem needs.
+ip netns exec rx ethtool -G dxsim1 hds-thresh 100
+refused "hds-thresh is 100: ethtool -G dxsim1 hds-thresh 0 (Invalid argument)" \
+	dev dxsim1 queues 2 --udmabuf 4M
+ip netns exec rx ethtool -G dxsim1 tcp-data-split off hds-thresh 0
+refused "tcp-data-split is off: ethtool -G dxsim1 tcp-data-split on (Invalid argument)" \
+	dev dxsim1 queues 2 --udmabuf 4M
+ip netns exec rx ethtool -G dxsim1 tcp-data-split on
+DEV=lo refused "lo has no queue management ops (devmem needs them) (Operation not supported)" \
+	dev lo queues 0 --udmabuf 4M
+
+# Unknown ids.
+expect_err 1 "devmemx: unbind 12345: no devmemx binding 12345 (No such file or directory)" \
+	ip netns exec rx devmemx unbind 12345
+expect_err 1 "devmemx: show 12345: no devmemx binding 12345 (No such file or directory)" \
+	ip netns exec rx devmemx show 12345
+trap - EXIT
+dx_sim_teardown
