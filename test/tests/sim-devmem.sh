@@ -18,10 +18,10 @@ sweep() { # mtu, then recv args
 	for size in 1024 4096 8192 16384 32768 65536 1048576; do
 		n=$((n + 1))
 		devmem_xfer $size $((6000 + n)) "$@"
-		xfer_report "in-tree mtu $mtu $*"
 		[ "$(jget cmsgs_dmabuf /tmp/rx.json)" -ge 1 ] ||
 			fail "$size bytes at MTU $mtu: no payload in the dma-buf"
 	done
+	xfer_report "in-tree mtu $mtu $*"
 }
 
 base_split=$(rx_stat rx2_split)
@@ -68,7 +68,6 @@ case $DX_SERIES in
 			devmem_xfer $size $port --queues 2 --udmabuf 8M --hugetlb \
 				--rx-page-size $rps
 			expect_eq "$(jget rx_page_size /tmp/rx.json)" $rps "rx_page_size"
-			xfer_report "in-tree rx-page-size $rps"
 		done
 		[ "$(jget frag_max /tmp/rx.json)" -gt 4096 ] ||
 			fail "rx-page-size $rps: no fragment above 4K ($(cat /tmp/rx.json))"
