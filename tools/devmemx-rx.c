@@ -195,7 +195,9 @@ int main(int argc, char **argv)
 		return tx_send(&to) ? 1 : 0;
 	}
 	if (!strcmp(cmd, "pools") && argc == 2)
-		return rx_pools() ? 1 : 0;
+		return rx_netdev_list(RX_LIST_POOLS) ? 1 : 0;
+	if (!strcmp(cmd, "queues") && argc == 2)
+		return rx_netdev_list(RX_LIST_QUEUES) ? 1 : 0;
 	if (!strcmp(cmd, "selftest-pattern") && argc == 2)
 		return cmd_selftest_pattern() ? 1 : 0;
 	fprintf(stderr, "devmemx-rx: unknown command \"%s\" (try: devmemx-rx --help)\n",

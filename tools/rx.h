@@ -90,8 +90,9 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 extern volatile int rx_stop_sig;
 int rx_wait(int fd, short events, int timeout_ms);
 
-/* rx-pools.c: page-pool-get dump, one JSON line per pool. */
-int rx_pools(void);
+/* rx-netdev.c: netdev family dumps, one JSON line per object. */
+enum rx_list { RX_LIST_POOLS, RX_LIST_QUEUES };
+int rx_netdev_list(enum rx_list which);
 
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);

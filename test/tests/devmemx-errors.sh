@@ -78,6 +78,11 @@ expect_eq "$(ip netns exec rx devmemx -j caps dev lo)" \
 expect_err 1 "devmemx: caps of dxsim1: queue 7 out of range: dxsim1 has 4 RX queues (Numerical result out of range)" \
 	ip netns exec rx devmemx caps dev dxsim1 queue 7
 
+# Without CAP_NET_ADMIN over the device's netns (a new user namespace).
+expect_err 1 "devmemx: bind to dxsim1: binding needs CAP_NET_ADMIN (Operation not permitted)" \
+	ip netns exec rx unshare -U devmemx bind dev dxsim1 queues 2 --udmabuf 4M
+no_state "bind without CAP_NET_ADMIN"
+
 # Unknown ids.
 expect_err 1 "devmemx: unbind 12345: no devmemx binding 12345 (No such file or directory)" \
 	ip netns exec rx devmemx unbind 12345

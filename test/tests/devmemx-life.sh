@@ -20,6 +20,8 @@ grep -qx 'flags: persistent' /tmp/show || fail "show: $(cat /tmp/show)"
 grep -qx 'niov-size: 65536' /tmp/show || fail "show: $(cat /tmp/show)"
 grep -qx 'niov-count: 128' /tmp/show || fail "show: $(cat /tmp/show)"
 expect_eq "$(rxx devmemx-rx pools | grep -c "\"dmabuf\":$id}")" 2 "page pools with the binding"
+expect_eq "$(rxx devmemx-rx queues | sed -n "s/^{\"id\":\([0-9]*\),.*\"type\":0,\"dmabuf\":$id}$/\1/p" | tr '\n' ' ')" \
+	"2 3 " "queues the netdev family shows with the binding"
 expect_eq "$(dx_live)" "1 128 2" "live objects with one binding"
 expect_err 1 "rmmod: can't unload module 'devmemx': Resource temporarily unavailable" rmmod devmemx
 expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
