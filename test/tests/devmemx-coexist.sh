@@ -6,49 +6,38 @@
 dx_sim_devmem 9000
 trap dx_sim_teardown EXIT
 
-# pair NAME PORT BYTES RECV-ARGS...: start receiver NAME in the background.
-recv_bg() {
-	local name=$1 port=$2 bytes=$3
-	shift 3
-	ip netns exec rx devmemx-rx recv --dev dxsim1 --port "$port" \
-		--expect "$bytes" --timeout 60 "$@" >/tmp/$name.json 2>/tmp/$name.err &
-}
-send_bg() { # port bytes
-	ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port "$1" \
-		--bytes "$2" --timeout 30 >/dev/null &
-}
-check() { # name bytes
-	expect_eq "$(jget bytes /tmp/$1.json)" "$2" "$1: bytes ($(cat /tmp/$1.err))"
-	expect_eq "$(jget mismatches /tmp/$1.json)" 0 "$1: mismatches"
+# Two flows at once, each with its own receiver (tlib's recv_start/check).
+two_flows() { # port1 port2: receivers f1 and f2 are started
+	local s1 s2
+	send "$1" 4194304 &
+	s1=$!
+	send "$2" 4194304 &
+	s2=$!
+	wait $s1 || fail "send to port $1: $(cat /tmp/f1.err)"
+	wait $s2 || fail "send to port $2: $(cat /tmp/f2.err)"
+	recv_check f1 4194304
+	recv_check f2 4194304
 }
 
 # In-tree on queue 2, devmemx (64K niovs) on queue 3, at the same time.
-recv_bg intree 9101 4194304 --queues 2
-recv_bg dx 9102 4194304 --queues 3 --provider devmemx --rx-page-size 64K \
+recv_start f1 9101 4194304 --queues 2
+recv_start f2 9102 4194304 --queues 3 --provider devmemx --rx-page-size 64K \
 	--udmabuf 8M --hugetlb
-send_bg 9101 4194304
-send_bg 9102 4194304
-wait
-check intree 4194304
-check dx 4194304
-expect_eq "$(jget provider /tmp/intree.json)" netdev "first receiver's provider"
-expect_eq "$(jget provider /tmp/dx.json)" devmemx "second receiver's provider"
-[ "$(jget frag_max /tmp/dx.json)" -gt 4096 ] || fail "devmemx flow had no fragment above 4K"
-[ "$(jget frag_max /tmp/intree.json)" -le 4096 ] || fail "in-tree flow had a fragment above 4K"
+two_flows 9101 9102
+expect_eq "$(jget provider /tmp/f1.json)" netdev "first receiver's provider"
+expect_eq "$(jget provider /tmp/f2.json)" devmemx "second receiver's provider"
+[ "$(jget frag_max /tmp/f2.json)" -gt 4096 ] || fail "devmemx flow had no fragment above 4K"
+[ "$(jget frag_max /tmp/f1.json)" -le 4096 ] || fail "in-tree flow had a fragment above 4K"
 flush_deferred_skbs
 
 # Two devmemx bindings, 16K niovs on queue 2 and 128K on queue 3.
-recv_bg a 9103 4194304 --queues 2 --provider devmemx --rx-page-size 16K \
+recv_start f1 9103 4194304 --queues 2 --provider devmemx --rx-page-size 16K \
 	--udmabuf 8M --hugetlb
-recv_bg b 9104 4194304 --queues 3 --provider devmemx --rx-page-size 128K \
+recv_start f2 9104 4194304 --queues 3 --provider devmemx --rx-page-size 128K \
 	--udmabuf 8M --hugetlb
-send_bg 9103 4194304
-send_bg 9104 4194304
-wait
-check a 4194304
-check b 4194304
-[ "$(jget binding_id /tmp/a.json)" != "$(jget binding_id /tmp/b.json)" ] ||
+two_flows 9103 9104
+[ "$(jget binding_id /tmp/f1.json)" != "$(jget binding_id /tmp/f2.json)" ] ||
 	fail "two bindings with one id"
-[ "$(jget frag_max /tmp/a.json)" -le 16384 ] || fail "fragment above the 16K niov"
+[ "$(jget frag_max /tmp/f1.json)" -le 16384 ] || fail "fragment above the 16K niov"
 trap - EXIT
 dx_sim_teardown

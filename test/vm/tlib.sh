@@ -63,22 +63,41 @@ jget() {
 	sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" "$2"
 }
 
-# devmem_xfer BYTES PORT RECV-ARGS...: receive BYTES with devmemx-rx recv
-# on dxsim1 (netns rx) while netns tx sends them; the receiver's JSON line
-# lands in /tmp/rx.json. Fails unless every byte arrived and verified.
-devmem_xfer() {
-	local bytes=$1 port=$2 pid rc=0
-	shift 2
+# recv_start NAME PORT BYTES RECV-ARGS...: devmemx-rx recv on dxsim1 (netns
+# rx) in the background; its JSON line goes to /tmp/NAME.json.
+declare -A DX_RECV_PID
+recv_start() {
+	local name=$1 port=$2 bytes=$3
+	shift 3
 	ip netns exec rx devmemx-rx recv --dev dxsim1 --port "$port" \
-		--expect "$bytes" --timeout 60 "$@" >/tmp/rx.json 2>/tmp/rx.err &
-	pid=$!
-	ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port "$port" \
-		--bytes "$bytes" --timeout 30 >/tmp/tx.json ||
-		fail "send $bytes bytes to port $port: $(cat /tmp/rx.err)"
-	wait $pid || rc=$?
-	[ $rc = 0 ] || fail "recv $bytes bytes ($*): exit $rc: $(cat /tmp/rx.err /tmp/rx.json)"
-	expect_eq "$(jget bytes /tmp/rx.json)" "$bytes" "bytes received"
-	expect_eq "$(jget mismatches /tmp/rx.json)" 0 "mismatching bytes"
+		--expect "$bytes" --timeout 60 "$@" >/tmp/$name.json 2>/tmp/$name.err &
+	DX_RECV_PID[$name]=$!
+}
+
+# send PORT BYTES: the pattern from netns tx.
+send() {
+	ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port "$1" \
+		--bytes "$2" --timeout 30 >/dev/null
+}
+
+# recv_check NAME BYTES: receiver NAME got every byte and verified it.
+recv_check() {
+	local name=$1 bytes=$2 rc=0
+	wait "${DX_RECV_PID[$name]}" || rc=$?
+	[ $rc = 0 ] || fail "$name: recv $bytes bytes: exit $rc: $(cat /tmp/$name.err /tmp/$name.json)"
+	expect_eq "$(jget bytes /tmp/$name.json)" "$bytes" "$name: bytes received"
+	expect_eq "$(jget mismatches /tmp/$name.json)" 0 "$name: mismatching bytes"
+}
+
+# devmem_xfer BYTES PORT RECV-ARGS...: one flow, received as "rx"
+# (/tmp/rx.json) while netns tx sends it; fails unless every byte arrived
+# and verified.
+devmem_xfer() {
+	local bytes=$1 port=$2
+	shift 2
+	recv_start rx "$port" "$bytes" "$@"
+	send "$port" "$bytes" || fail "send $bytes bytes to port $port: $(cat /tmp/rx.err)"
+	recv_check rx "$bytes"
 	# Let the finished binding go now rather than hold its memory.
 	flush_deferred_skbs
 }
