@@ -171,9 +171,6 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 	bool pooled;
 	int err;
 
-	err = devmemx_check_queue(dev, q, extack);
-	if (err)
-		return err;
 	rxq->mp_params.mp_ops = devmemx_intree_ops;
 	rxq->mp_params.mp_priv = b;
 	rxq->mp_params.rx_page_size = size == PAGE_SIZE ? 0 : size;
@@ -199,7 +196,10 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 	return 0;
 }
 
-/* Called with the device locked; on failure no queue keeps the provider. */
+/*
+ * Called with the device locked, after devmemx_check_queue() passed for
+ * every queue under that same lock; on failure no queue keeps the provider.
+ */
 int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
 			   unsigned int n, struct netlink_ext_ack *extack)
 {
