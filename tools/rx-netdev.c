@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * devmemx-rx pools | queues: what the netdev family lists in this network
- * namespace (page-pool-get, queue-get dumps), one JSON line per object.
- * Tests use them to see which binding a page pool or queue has.
+ * devmemx-rx pools | queues | qstats: what the netdev family lists in this
+ * network namespace (page-pool-get, queue-get, per-queue qstats-get dumps),
+ * one JSON line per object. Tests use them to see which binding a page pool
+ * or queue has, and what each RX queue received (HW-GRO included).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,6 +22,7 @@ struct rx_listing {
 	int maxattr;
 	const char *what;
 	const struct rx_field *fields;
+	int scope;		/* qstats-get scope, or 0 */
 };
 
 static const struct rx_field rx_pool_fields[] = {
@@ -43,10 +45,35 @@ static const struct rx_field rx_queue_fields[] = {
 	{ 0, NULL }
 };
 
+/* Per RX queue; the driver reports only what it counts. */
+static const struct rx_field rx_qstats_fields[] = {
+	{ NETDEV_A_QSTATS_IFINDEX, "ifindex" },
+	{ NETDEV_A_QSTATS_QUEUE_TYPE, "queue_type" },
+	{ NETDEV_A_QSTATS_QUEUE_ID, "queue_id" },
+	{ NETDEV_A_QSTATS_RX_PACKETS, "rx_packets" },
+	{ NETDEV_A_QSTATS_RX_BYTES, "rx_bytes" },
+	{ NETDEV_A_QSTATS_RX_ALLOC_FAIL, "rx_alloc_fail" },
+	{ NETDEV_A_QSTATS_RX_HW_DROPS, "rx_hw_drops" },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_PACKETS, "rx_hw_gro_packets" },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_BYTES, "rx_hw_gro_bytes" },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_PACKETS, "rx_hw_gro_wire_packets" },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_BYTES, "rx_hw_gro_wire_bytes" },
+	{ NETDEV_A_QSTATS_TX_PACKETS, "tx_packets" },
+	{ NETDEV_A_QSTATS_TX_BYTES, "tx_bytes" },
+	{ 0, NULL }
+};
+
 static const struct rx_listing rx_listings[] = {
-	{ NETDEV_CMD_PAGE_POOL_GET, NETDEV_A_PAGE_POOL_MAX, "page-pool-get",
-	  rx_pool_fields },
-	{ NETDEV_CMD_QUEUE_GET, NETDEV_A_QUEUE_MAX, "queue-get", rx_queue_fields },
+	[RX_LIST_POOLS] = { .cmd = NETDEV_CMD_PAGE_POOL_GET,
+			    .maxattr = NETDEV_A_PAGE_POOL_MAX,
+			    .what = "page-pool-get", .fields = rx_pool_fields },
+	[RX_LIST_QUEUES] = { .cmd = NETDEV_CMD_QUEUE_GET,
+			     .maxattr = NETDEV_A_QUEUE_MAX,
+			     .what = "queue-get", .fields = rx_queue_fields },
+	[RX_LIST_QSTATS] = { .cmd = NETDEV_CMD_QSTATS_GET,
+			     .maxattr = NETDEV_A_QSTATS_MAX,
+			     .what = "qstats-get", .fields = rx_qstats_fields,
+			     .scope = NETDEV_QSTATS_SCOPE_QUEUE },
 };
 
 static int rx_print(const struct dx_reply *r, void *arg)
@@ -75,6 +102,11 @@ int rx_netdev_list(enum rx_list which)
 	if (ret)
 		return ret;
 	msg = dx_nl_msg(&nl, l->cmd, true);
+	if (msg && l->scope &&
+	    nla_put_u32(msg, NETDEV_A_QSTATS_SCOPE, l->scope) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
 	if (!msg) {
 		dx_nl_close(&nl);
 		return -ENOMEM;

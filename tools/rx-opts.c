@@ -20,7 +20,7 @@ void rx_usage(FILE *f)
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "       devmemx-rx send --addr IP --port PORT --bytes N\n"
 	      "                       [--seed N] [--chunk SIZE] [--timeout SEC]\n"
-	      "       devmemx-rx pools | queues\n"
+	      "       devmemx-rx pools | queues | qstats\n"
 	      "       devmemx-rx --help\n"
 	      "\n"
 	      "recv: make a dma-buf, bind it to RX queues of IFNAME, steer TCP port PORT\n"
@@ -54,7 +54,9 @@ void rx_usage(FILE *f)
 	      "every byte arrived and verified, 1 on failure, 2 on bad usage.\n"
 	      "\n"
 	      "pools, queues: the page pools and queues the netdev family lists in this\n"
-	      "network namespace, one JSON line each (with the binding id as dmabuf)\n", f);
+	      "network namespace, one JSON line each (with the binding id as dmabuf)\n"
+	      "qstats: each RX and TX queue's counters (packets, bytes, HW-GRO), one\n"
+	      "JSON line each\n", f);
 }
 
 /* --help: usage on stdout; > 0 tells main to exit 0. */

@@ -259,7 +259,8 @@ static int dxsim_set_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p,
 /* ethtool -S: per RX queue counters, then what the fault knobs did. */
 static const char * const dxsim_rxq_stat_names[] = {
 	"packets", "bytes", "split", "frags", "alloc_fail", "ring_full",
-	"fault_drops",
+	"fault_drops", "hw_gro_packets", "hw_gro_bytes", "hw_gro_wire_packets",
+	"hw_gro_wire_bytes",
 };
 
 static const char * const dxsim_fault_stat_names[] = {
@@ -303,6 +304,10 @@ static void dxsim_rxq_stats(struct dxsim_rxq *rxq, u64 *v)
 		v[4] = st->alloc_fail;
 		v[5] = st->ring_full;
 		v[6] = st->fault_drops;
+		v[7] = st->gro_packets;
+		v[8] = st->gro_bytes;
+		v[9] = st->gro_wire_packets;
+		v[10] = st->gro_wire_bytes;
 	} while (u64_stats_fetch_retry(&st->syncp, start));
 }
 
@@ -349,6 +354,10 @@ static void dxsim_queue_stats_rx(struct net_device *dev, int idx,
 	s->bytes = v[1];
 	s->alloc_fail = v[4];
 	s->hw_drops = v[5] + v[6];
+	s->hw_gro_packets = v[7];
+	s->hw_gro_bytes = v[8];
+	s->hw_gro_wire_packets = v[9];
+	s->hw_gro_wire_bytes = v[10];
 }
 
 static void dxsim_base_stats(struct net_device *dev,
@@ -361,6 +370,10 @@ static void dxsim_base_stats(struct net_device *dev,
 	rx->bytes = 0;
 	rx->alloc_fail = 0;
 	rx->hw_drops = 0;
+	rx->hw_gro_packets = 0;
+	rx->hw_gro_bytes = 0;
+	rx->hw_gro_wire_packets = 0;
+	rx->hw_gro_wire_bytes = 0;
 	tx->packets = atomic64_read(&priv->tx_packets);
 	tx->bytes = atomic64_read(&priv->tx_bytes);
 }

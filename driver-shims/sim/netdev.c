@@ -153,7 +153,7 @@ struct net_device *dxsim_create(const char *name, unsigned int queues)
 	dev->queue_mgmt_ops = &dxsim_queue_ops;
 	dev->stat_ops = &dxsim_stat_ops;
 	dev->hw_features = NETIF_F_SG | NETIF_F_HW_CSUM | NETIF_F_RXCSUM |
-			   NETIF_F_NTUPLE;
+			   NETIF_F_NTUPLE | NETIF_F_GRO_HW;
 	dev->features = dev->hw_features | NETIF_F_HIGHDMA;
 	dev->max_mtu = DXSIM_MAX_MTU;
 	netif_carrier_off(dev);

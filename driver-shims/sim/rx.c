@@ -73,27 +73,33 @@ static void dxsim_dma_write(dma_addr_t addr, const struct sk_buff *from,
 	}
 }
 
-/* Where the payload of a TCP or UDP packet starts; 0 if it cannot be split. */
-static unsigned int dxsim_payload_off(const struct sk_buff *skb)
+/*
+ * Where the headers end (@p->payoff, 0 if the packet cannot be split), and
+ * whether the packet is plain enough for HW-GRO: TCP straight after an
+ * IPv4 header without options or an IPv6 header, not a fragment, no padding.
+ */
+static void dxsim_parse(const struct sk_buff *skb, struct dxsim_pkt *p)
 {
-	unsigned int off = ETH_HLEN;
+	unsigned int off = ETH_HLEN, l3len;
 	__be16 proto, _proto;
-	const __be16 *p;
-	u8 l4;
+	const __be16 *pp;
 
-	p = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
-			       sizeof(_proto), &_proto);
-	if (!p)
-		return 0;
-	proto = *p;
+	memset(p, 0, sizeof(*p));
+	pp = skb_header_pointer(skb, offsetof(struct ethhdr, h_proto),
+				sizeof(_proto), &_proto);
+	if (!pp)
+		return;
+	proto = *pp;
 	if (proto == htons(ETH_P_IP)) {
 		struct iphdr _iph;
 		const struct iphdr *iph;
 
 		iph = skb_header_pointer(skb, off, sizeof(_iph), &_iph);
 		if (!iph || iph->ihl < 5 || ip_is_fragment(iph))
-			return 0;
-		l4 = iph->protocol;
+			return;
+		p->l4proto = iph->protocol;
+		l3len = ntohs(iph->tot_len);
+		p->gro_ok = iph->ihl == 5;
 		off += iph->ihl * 4;
 	} else if (proto == htons(ETH_P_IPV6)) {
 		struct ipv6hdr _ip6;
@@ -101,27 +107,33 @@ static unsigned int dxsim_payload_off(const struct sk_buff *skb)
 
 		ip6 = skb_header_pointer(skb, off, sizeof(_ip6), &_ip6);
 		if (!ip6)
-			return 0;
-		l4 = ip6->nexthdr;
+			return;
+		p->l4proto = ip6->nexthdr;
+		l3len = sizeof(*ip6) + ntohs(ip6->payload_len);
+		p->gro_ok = true;
+		p->v6 = true;
 		off += sizeof(*ip6);
 	} else {
-		return 0;
+		return;
 	}
+	p->gro_ok &= l3len == skb->len - ETH_HLEN;
+	p->l4off = off;
 
-	if (l4 == IPPROTO_TCP) {
+	if (p->l4proto == IPPROTO_TCP) {
 		struct tcphdr _th;
 		const struct tcphdr *th;
 
 		th = skb_header_pointer(skb, off, sizeof(_th), &_th);
 		if (!th || th->doff < 5)
-			return 0;
+			return;
 		off += th->doff * 4;
-	} else if (l4 == IPPROTO_UDP) {
+	} else if (p->l4proto == IPPROTO_UDP) {
 		off += sizeof(struct udphdr);
 	} else {
-		return 0;
+		return;
 	}
-	return off < skb->len ? off : 0;
+	if (off < skb->len)
+		p->payoff = off;
 }
 
 static bool dxsim_split(struct dxsim_rxq *rxq, unsigned int len)
@@ -134,40 +146,97 @@ static bool dxsim_split(struct dxsim_rxq *rxq, unsigned int len)
 	       len > READ_ONCE(priv->hds_thresh);
 }
 
-/* Pack the payload behind what the queue's buffers already hold. */
-static int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
-			    const struct sk_buff *from, unsigned int off)
+/*
+ * Pack the payload behind what the queue's buffers already hold. A piece
+ * that continues the skb's last fragment in the same buffer extends it, as
+ * mlx5e_add_skb_frag() does; fragments never cross a buffer.
+ */
+int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
+		     const struct sk_buff *from, unsigned int off)
 {
 	struct dxsim_buf *b = &rxq->cur;
 
 	while (off < from->len) {
-		unsigned int n;
+		unsigned int n, nr = skb_shinfo(skb)->nr_frags;
 
 		if (!b->netmem || b->used == rxq->buf_size) {
 			if (dxsim_buf_next(rxq))
 				return -ENOMEM;
 		}
-		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS)
-			return -EMSGSIZE;
 		n = min(from->len - off, rxq->buf_size - b->used);
+		if (skb_can_coalesce_netmem(skb, nr, b->netmem, b->used)) {
+			skb_coalesce_rx_frag(skb, nr - 1, n, n);
+		} else {
+			if (nr == MAX_SKB_FRAGS)
+				return -EMSGSIZE;
+			skb_add_rx_frag_netmem(skb, nr, b->netmem, b->used, n, n);
+			b->refs++;
+		}
 		dxsim_dma_write(page_pool_get_dma_addr_netmem(b->netmem) + b->used,
 				from, off, n);
-		skb_add_rx_frag_netmem(skb, skb_shinfo(skb)->nr_frags, b->netmem,
-				       b->used, n, n);
 		b->used += n;
-		b->refs++;
 		off += n;
 	}
 	return 0;
 }
 
+/* A new skb holding the first @hlen bytes of @from: its headers, or all. */
+struct sk_buff *dxsim_rx_head(struct dxsim_rxq *rxq, const struct sk_buff *from,
+			      unsigned int hlen)
+{
+	struct sk_buff *skb = napi_alloc_skb(&rxq->napi, hlen);
+
+	if (!skb)
+		return NULL;
+	skb_copy_bits(from, 0, skb_put(skb, hlen), hlen);
+	skb_mark_for_recycle(skb);
+	return skb;
+}
+
+/* A packet received: @split when its payload went to buffers. */
+void dxsim_rx_count(struct dxsim_rxq *rxq, unsigned int len, bool split)
+{
+	struct dxsim_rx_stats *st = &rxq->stats;
+
+	u64_stats_update_begin(&st->syncp);
+	st->packets++;
+	st->bytes += len;
+	st->split += split;
+	u64_stats_update_end(&st->syncp);
+}
+
+void dxsim_rx_count_drop(struct dxsim_rxq *rxq)
+{
+	u64_stats_update_begin(&rxq->stats.syncp);
+	rxq->stats.alloc_fail++;
+	u64_stats_update_end(&rxq->stats.syncp);
+}
+
+/* To the stack: an skb whose headers start with the Ethernet header. */
+void dxsim_rx_deliver(struct dxsim_rxq *rxq, struct sk_buff *skb)
+{
+	struct dxsim_rx_stats *st = &rxq->stats;
+
+	skb->protocol = eth_type_trans(skb, rxq->priv->dev);
+	if (skb->ip_summed == CHECKSUM_NONE)
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb_record_rx_queue(skb, rxq->idx);
+	if (skb_shinfo(skb)->nr_frags) {
+		u64_stats_update_begin(&st->syncp);
+		st->frags += skb_shinfo(skb)->nr_frags;
+		u64_stats_update_end(&st->syncp);
+	}
+	napi_gro_receive(&rxq->napi, skb);
+}
+
+/* One packet the peer sent: split it, and coalesce it or receive it alone. */
 static void dxsim_rx_one(struct dxsim_rxq *rxq, struct sk_buff *from)
 {
 	struct dxsim_rx_stats *st = &rxq->stats;
 	struct dxsim_priv *priv = rxq->priv;
-	unsigned int hlen = from->len, split;
+	unsigned int hlen = from->len;
 	struct sk_buff *skb;
-	u64 len = from->len;
+	struct dxsim_pkt p;
 
 	if (atomic_dec_if_positive(&priv->faults.drop) >= 0) {
 		atomic64_inc(&priv->faults.dropped);
@@ -177,39 +246,25 @@ static void dxsim_rx_one(struct dxsim_rxq *rxq, struct sk_buff *from)
 		return;
 	}
 
-	split = dxsim_payload_off(from);
-	if (split && dxsim_split(rxq, from->len))
-		hlen = split;
+	dxsim_parse(from, &p);
+	p.split = p.payoff && dxsim_split(rxq, from->len);
+	if (dxsim_gro_rx(rxq, from, &p))
+		return;
 
-	skb = napi_alloc_skb(&rxq->napi, hlen);
+	if (p.split)
+		hlen = p.payoff;
+	skb = dxsim_rx_head(rxq, from, hlen);
 	if (!skb)
 		goto drop;
-	skb_copy_bits(from, 0, skb_put(skb, hlen), hlen);
-	skb_mark_for_recycle(skb);
 	if (hlen < from->len && dxsim_rx_payload(rxq, skb, from, hlen)) {
 		kfree_skb(skb);
 		goto drop;
 	}
-
-	skb->protocol = eth_type_trans(skb, priv->dev);
-	skb->ip_summed = CHECKSUM_UNNECESSARY;
-	skb_record_rx_queue(skb, rxq->idx);
-
-	u64_stats_update_begin(&st->syncp);
-	st->packets++;
-	st->bytes += len;
-	if (hlen < len) {
-		st->split++;
-		st->frags += skb_shinfo(skb)->nr_frags;
-	}
-	u64_stats_update_end(&st->syncp);
-
-	napi_gro_receive(&rxq->napi, skb);
+	dxsim_rx_count(rxq, from->len, hlen < from->len);
+	dxsim_rx_deliver(rxq, skb);
 	return;
 drop:
-	u64_stats_update_begin(&st->syncp);
-	st->alloc_fail++;
-	u64_stats_update_end(&st->syncp);
+	dxsim_rx_count_drop(rxq);
 }
 
 int dxsim_poll(struct napi_struct *napi, int budget)
@@ -223,6 +278,8 @@ int dxsim_poll(struct napi_struct *napi, int budget)
 		napi_consume_skb(from, budget);
 		done++;
 	}
+	/* A session never outlives the poll that built it. */
+	dxsim_gro_flush(rxq);
 	if (done < budget)
 		napi_complete_done(napi, done);
 	return done;

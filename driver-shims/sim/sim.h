@@ -6,6 +6,7 @@
  * NIC would: the queue is picked by ntuple rule or RSS, the headers are
  * copied into the skb, and the payload is written through the DMA address
  * of the queue's current page pool buffer, packed behind the previous one.
+ * With rx-gro-hw, a flow's consecutive segments become one skb (gro.c).
  */
 #ifndef _DXSIM_H
 #define _DXSIM_H
@@ -32,6 +33,10 @@ struct dxsim_rx_stats {
 	u64 alloc_fail;		/* buffer allocation failed: packet dropped */
 	u64 ring_full;		/* RX ring full: packet dropped */
 	u64 fault_drops;	/* dropped by the drop knob */
+	u64 gro_packets;	/* HW-GRO: skbs coalesced from 2+ segments */
+	u64 gro_bytes;		/* their bytes, one Ethernet header each */
+	u64 gro_wire_packets;	/* the segments they were made of */
+	u64 gro_wire_bytes;	/* and those segments' bytes */
 	struct u64_stats_sync syncp;
 };
 
@@ -42,6 +47,27 @@ struct dxsim_buf {
 	unsigned int refs;	/* fragments handed out */
 };
 
+/* What the receive path learns of a packet's headers. */
+struct dxsim_pkt {
+	u16 l4off;		/* transport header */
+	u16 payoff;		/* payload; 0: no TCP/UDP payload to split */
+	u8 l4proto;
+	bool v6;
+	bool gro_ok;		/* headers HW-GRO can coalesce behind */
+	bool split;		/* the payload goes to buffers */
+};
+
+/* The HW-GRO session a queue is building, within one NAPI poll. */
+struct dxsim_gro {
+	struct sk_buff *skb;	/* first segment's headers, all payloads */
+	u32 next_seq;		/* the sequence number that continues it */
+	u16 segs;
+	bool v6;
+	bool fixedid;		/* IPv4 ID did not change between segments */
+	__be16 first_id;
+	u32 wire_bytes;
+};
+
 struct dxsim_rxq {
 	struct dxsim_priv *priv;
 	unsigned int idx;
@@ -50,6 +76,7 @@ struct dxsim_rxq {
 	struct page_pool *pool;		/* payload buffers; NULL while stopped */
 	unsigned int buf_size;
 	struct dxsim_buf cur;
+	struct dxsim_gro gro;
 	struct dxsim_rx_stats stats;
 };
 
@@ -105,6 +132,18 @@ void dxsim_pair(struct net_device *a, struct net_device *b);
 /* rx.c */
 int dxsim_poll(struct napi_struct *napi, int budget);
 void dxsim_buf_release(struct dxsim_rxq *rxq);
+int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
+		     const struct sk_buff *from, unsigned int off);
+struct sk_buff *dxsim_rx_head(struct dxsim_rxq *rxq, const struct sk_buff *from,
+			      unsigned int hlen);
+void dxsim_rx_deliver(struct dxsim_rxq *rxq, struct sk_buff *skb);
+void dxsim_rx_count(struct dxsim_rxq *rxq, unsigned int len, bool split);
+void dxsim_rx_count_drop(struct dxsim_rxq *rxq);
+
+/* gro.c */
+bool dxsim_gro_rx(struct dxsim_rxq *rxq, const struct sk_buff *from,
+		  const struct dxsim_pkt *p);
+void dxsim_gro_flush(struct dxsim_rxq *rxq);
 
 /* queue.c */
 extern const struct netdev_queue_mgmt_ops dxsim_queue_ops;

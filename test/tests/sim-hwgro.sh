@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0
+# HW-GRO in devmemx_sim, as mlx5 does it: a flow's consecutive segments
+# become one skb whose fragment grows while the payload stays in one buffer,
+# so large niovs carry more payload per cmsg and token. 4K, 16K and 64K
+# devmemx niovs (and in-tree 4K) over the same bytes at MTU 9000 and 1500,
+# rx-gro-hw on and off; every byte verified; the HW-GRO counters against
+# what the sender's device sent.
+. /dx/tlib.sh
+
+dx_sim_devmem 9000
+trap dx_sim_teardown EXIT
+
+expect_eq "$(ip netns exec rx ethtool -k dxsim1 | sed -n 's/^rx-gro-hw: //p')" on "rx-gro-hw by default"
+
+bytes=$((32 << 20)) port=7000
+# Sums over RX queues of ethtool -S counters of dxsim1; one tx counter of dxsim0.
+rxq_sum() { ip netns exec rx ethtool -S dxsim1 | awk -v k="^rx[0-9]+_$1:\$" '$1 ~ k { s += $2 } END { print s + 0 }'; }
+tx_packets() { ip -n tx -s -j link show dxsim0 | sed 's/.*"tx":{"bytes":[0-9]*,"packets":\([0-9]*\).*/\1/'; }
+per_gib() { echo $(($1 * 1073741824 / bytes)); }
+
+# xfer LABEL SIZE PROVIDER: one verified flow on queue 2; sets cmsgs, tokens,
+# fmax (per GiB and largest fragment) and prints them as a "# " line.
+xfer() {
+	local label=$1 size=$2 provider=$3 rps=
+	port=$((port + 1))
+	# In-tree devmem on 7.2 takes no rx-page-size: its niovs are 4K.
+	[ "$provider" = netdev ] || rps="--rx-page-size $size"
+	devmem_xfer $bytes $port --queues 2 --provider "$provider" $rps \
+		--udmabuf 32M --hugetlb
+	cmsgs=$(per_gib "$(jget cmsgs_dmabuf /tmp/rx.json)")
+	tokens=$(per_gib "$(jget tokens /tmp/rx.json)")
+	fmax=$(jget frag_max /tmp/rx.json)
+	[ "$fmax" -le "$size" ] || fail "$label: a $fmax-byte fragment in $size-byte niovs"
+	printf '# %-28s %8d cmsgs/GiB %8d tokens/GiB  largest fragment %6d  %5.1f MB/s\n' \
+		"$label" "$cmsgs" "$tokens" "$fmax" \
+		"$(awk -v w="$(jget wall_sec /tmp/rx.json)" -v b=$bytes 'BEGIN { print b / w / 1e6 }')"
+}
+
+for mtu in 9000 1500; do
+	ip -n tx link set dxsim0 mtu $mtu
+	ip -n rx link set dxsim1 mtu $mtu
+	# A packet's payload: the MTU less the IP and TCP headers.
+	pkt=$((mtu - 40))
+
+	ip netns exec rx ethtool -K dxsim1 rx-gro-hw on
+	declare -A on=()
+	for size in 4096 16384 65536; do
+		g0=$(rxq_sum hw_gro_wire_packets)
+		xfer "mtu $mtu gro on, devmemx $((size / 1024))K" $size devmemx
+		on[$size]=$cmsgs
+		[ "$tokens" -le "$cmsgs" ] || fail "more tokens ($tokens) than cmsgs ($cmsgs)"
+		[ "$(rxq_sum hw_gro_wire_packets)" -gt "$g0" ] ||
+			fail "mtu $mtu, $size: HW-GRO coalesced nothing"
+		# Coalesced: a fragment beyond one packet's payload, up to the
+		# niov (a 64K session's IP length stops short of 64K of payload).
+		want=$size
+		[ $size -lt 65536 ] || want=$((size / 2))
+		[ "$fmax" -ge "$want" ] && { [ $size -le $pkt ] || [ "$fmax" -gt "$pkt" ]; } ||
+			fail "mtu $mtu, $size-byte niovs: largest fragment $fmax, expected at least $want (and above a packet's $pkt)"
+	done
+	[ $((on[65536] * 8)) -le "${on[4096]}" ] ||
+		fail "mtu $mtu: 64K niovs took ${on[65536]} cmsgs/GiB, more than 1/8 of 4K's ${on[4096]}"
+	xfer "mtu $mtu gro on, in-tree 4K" 4096 netdev
+
+	ip netns exec rx ethtool -K dxsim1 rx-gro-hw off
+	expect_eq "$(ip netns exec rx ethtool -k dxsim1 | sed -n 's/^rx-gro-hw: //p')" off "rx-gro-hw"
+	g0=$(rxq_sum hw_gro_packets)
+	for size in 4096 16384 65536; do
+		xfer "mtu $mtu gro off, devmemx $((size / 1024))K" $size devmemx
+		[ "$fmax" -le "$pkt" ] ||
+			fail "rx-gro-hw off: a $fmax-byte fragment, more than a packet's payload ($pkt)"
+	done
+	expect_eq "$(rxq_sum hw_gro_packets)" "$g0" "HW-GRO skbs with rx-gro-hw off"
+done
+
+# The counters: every packet the sender's device sent arrived on one RX
+# queue and was counted once; the HW-GRO ones describe what was coalesced.
+ip netns exec rx ethtool -K dxsim1 rx-gro-hw on
+tx0=$(tx_packets) rx0=$(rxq_sum packets) b0=$(rxq_sum bytes)
+gp0=$(rxq_sum hw_gro_packets) gw0=$(rxq_sum hw_gro_wire_packets)
+gwb0=$(rxq_sum hw_gro_wire_bytes) gb0=$(rxq_sum hw_gro_bytes)
+xfer "counters, mtu 1500 gro on" 65536 devmemx
+# (the connection's last packets may still be on their way: wait for them)
+same() { [ $(($(rxq_sum packets) - rx0)) = $(($(tx_packets) - tx0)) ]; }
+wait_until 5 same || fail "received $(($(rxq_sum packets) - rx0)) packets, the sender's device sent $(($(tx_packets) - tx0))"
+sent=$(($(tx_packets) - tx0))
+gp=$(($(rxq_sum hw_gro_packets) - gp0)) gw=$(($(rxq_sum hw_gro_wire_packets) - gw0))
+gwb=$(($(rxq_sum hw_gro_wire_bytes) - gwb0)) gb=$(($(rxq_sum hw_gro_bytes) - gb0))
+[ "$gp" -gt 0 ] && [ $((gp * 2)) -le "$gw" ] && [ "$gw" -le "$sent" ] ||
+	fail "HW-GRO: $gp skbs from $gw wire packets of $sent"
+[ "$gwb" -le $(($(rxq_sum bytes) - b0)) ] || fail "HW-GRO wire bytes $gwb above the bytes received"
+# A coalesced skb keeps one set of headers: its bytes are the wire bytes
+# less the headers of the segments it absorbed (54 + 12 bytes each here).
+expect_eq "$gb" $((gwb - (gw - gp) * 66)) "HW-GRO bytes"
+echo "# counters: $sent packets sent, $gw coalesced into $gp skbs"
+
+# IPv6: the same coalescing, every byte verified.
+g0=$(rxq_sum hw_gro_wire_packets)
+recv_start rx6 7100 $bytes --queues 2 --provider devmemx --rx-page-size 64K \
+	--udmabuf 32M --hugetlb --listen 2001:db8::2
+ip netns exec tx devmemx-rx send --addr 2001:db8::2 --port 7100 --bytes $bytes \
+	--timeout 30 >/dev/null || fail "send over IPv6: $(cat /tmp/rx6.err)"
+recv_check rx6 $bytes
+[ "$(rxq_sum hw_gro_wire_packets)" -gt "$g0" ] || fail "IPv6: HW-GRO coalesced nothing"
+[ "$(jget frag_max /tmp/rx6.json)" -gt 1440 ] || fail "IPv6: no fragment above a packet's payload"
+flush_deferred_skbs
+
+# The netdev family's qstats say what ethtool -S says, per queue.
+ip netns exec rx devmemx-rx qstats >/tmp/qstats.json
+ifindex=$(ip netns exec rx cat /sys/class/net/dxsim1/ifindex)
+for q in 0 1 2 3; do
+	line=$(grep "\"ifindex\":$ifindex,\"queue_type\":0,\"queue_id\":$q," /tmp/qstats.json) ||
+		fail "qstats: no line for queue $q: $(cat /tmp/qstats.json)"
+	echo "$line" >/tmp/q.json
+	for k in packets bytes hw_gro_packets hw_gro_bytes hw_gro_wire_packets hw_gro_wire_bytes; do
+		expect_eq "$(jget "rx_$k" /tmp/q.json)" "$(rx_stat "rx${q}_$k")" "qstats rx_$k of queue $q"
+	done
+done
+
+trap - EXIT
+dx_sim_teardown
