@@ -136,9 +136,12 @@ for gro in on off; do
 		fail "ethtool -K dxsim1 rx-gro-hw $gro refused"
 	ncd_recv "ncd-gro-$gro" $port
 	expect_eq "${NCD_GRO%% *}" "$gro" "rx-gro-hw while ncdevmem received"
-	# Without HW-GRO a fragment holds one packet's payload (MTU 1500: 1448).
+	# Without HW-GRO a fragment holds one packet's payload (MTU 1500: 1448);
+	# with it, payloads coalesce up to the 4K niov.
 	[ $gro = on ] || [ "$NCD_FRAG_MAX" -le 1448 ] ||
 		fail "rx-gro-hw off: a fragment of $NCD_FRAG_MAX bytes"
+	[ $gro = off ] || [ "$NCD_FRAG_MAX" -gt 1448 ] ||
+		fail "rx-gro-hw on: no fragment above one packet's payload (largest $NCD_FRAG_MAX)"
 	grep -qx "Added flow rule with ID [0-9]*" /tmp/ncd-gro-$gro.err ||
 		fail "ncdevmem did not add its flow rule: $(head -n 20 /tmp/ncd-gro-$gro.err)"
 	expect_eq "$(nrules)" 0 "ntuple rules left by ncdevmem (rx-gro-hw $gro)"
