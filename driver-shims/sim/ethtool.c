@@ -48,11 +48,18 @@ static int dxsim_set_ringparam(struct net_device *dev,
 	return 0;
 }
 
+/* Combined channels only: max_rx and max_tx 0 make the core refuse rx/tx. */
 static void dxsim_get_channels(struct net_device *dev,
 			       struct ethtool_channels *ch)
 {
 	ch->max_combined = dev->num_rx_queues;
 	ch->combined_count = dev->real_num_rx_queues;
+}
+
+static int dxsim_set_channels(struct net_device *dev,
+			      struct ethtool_channels *ch)
+{
+	return dxsim_queues_set_count(dev, ch->combined_count);
 }
 
 /* ethtool -S: per RX queue counters, then what the fault knobs did. */
@@ -121,11 +128,14 @@ static void dxsim_get_ethtool_stats(struct net_device *dev,
 const struct ethtool_ops dxsim_ethtool_ops = {
 	.supported_ring_params	= ETHTOOL_RING_USE_TCP_DATA_SPLIT |
 				  ETHTOOL_RING_USE_HDS_THRS,
+	/* netif_set_real_num_tx_queues() wants rtnl, not only our lock. */
+	.op_needs_rtnl		= ETHTOOL_OP_NEEDS_RTNL_SCHANNELS,
 	.get_drvinfo		= dxsim_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_ringparam		= dxsim_get_ringparam,
 	.set_ringparam		= dxsim_set_ringparam,
 	.get_channels		= dxsim_get_channels,
+	.set_channels		= dxsim_set_channels,
 	.get_rx_ring_count	= dxsim_get_rx_ring_count,
 	.get_rxnfc		= dxsim_get_rxnfc,
 	.set_rxnfc		= dxsim_set_rxnfc,

@@ -117,6 +117,7 @@ void dxsim_buf_release(struct dxsim_rxq *rxq);
 extern const struct netdev_queue_mgmt_ops dxsim_queue_ops;
 int dxsim_queues_open(struct net_device *dev);
 void dxsim_queues_close(struct net_device *dev);
+int dxsim_queues_set_count(struct net_device *dev, unsigned int count);
 
 /* ethtool.c */
 extern const struct ethtool_ops dxsim_ethtool_ops;
