@@ -1,44 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ethtool: rings and header-data split, channels, ntuple rules on the TCP
- * destination port, the RSS indirection table, and counters. Also the
- * queue choice on receive, which rules and RSS drive.
+ * ethtool: driver info, rings and header-data split, channels, and
+ * counters (ethtool -S and the netdev family's qstats). Steering (ntuple
+ * rules and RSS) is in steer.c.
  */
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
-#include <net/flow_dissector.h>
 #include <net/netdev_queues.h>
 
 #include "sim.h"
-
-u32 dxsim_pick_queue(struct dxsim_priv *priv, struct sk_buff *skb)
-{
-	struct net_device *dev = priv->dev;
-	u32 q = U32_MAX, flow_type;
-	struct flow_keys keys;
-	unsigned int i;
-
-	if ((dev->features & NETIF_F_NTUPLE) &&
-	    skb_flow_dissect_flow_keys(skb, &keys, 0) &&
-	    keys.basic.ip_proto == IPPROTO_TCP) {
-		flow_type = keys.basic.n_proto == htons(ETH_P_IP) ?
-			    TCP_V4_FLOW : TCP_V6_FLOW;
-		spin_lock(&priv->steer_lock);
-		for (i = 0; i < DXSIM_MAX_RULES; i++) {
-			struct dxsim_rule *r = &priv->rules[i];
-
-			if (r->used && r->flow_type == flow_type &&
-			    r->dport == keys.ports.dst) {
-				q = r->queue;
-				break;
-			}
-		}
-		spin_unlock(&priv->steer_lock);
-	}
-	if (q == U32_MAX)
-		q = READ_ONCE(priv->indir[skb_get_hash(skb) % DXSIM_INDIR_SIZE]);
-	return q < dev->real_num_rx_queues ? q : 0;
-}
 
 static void dxsim_get_drvinfo(struct net_device *dev,
 			      struct ethtool_drvinfo *info)
@@ -78,6 +48,7 @@ static int dxsim_set_ringparam(struct net_device *dev,
 	return 0;
 }
 
+/* Combined channels only: max_rx and max_tx 0 make the core refuse rx/tx. */
 static void dxsim_get_channels(struct net_device *dev,
 			       struct ethtool_channels *ch)
 {
@@ -85,175 +56,10 @@ static void dxsim_get_channels(struct net_device *dev,
 	ch->combined_count = dev->real_num_rx_queues;
 }
 
-static u32 dxsim_get_rx_ring_count(struct net_device *dev)
+static int dxsim_set_channels(struct net_device *dev,
+			      struct ethtool_channels *ch)
 {
-	return dev->real_num_rx_queues;
-}
-
-static void dxsim_rule_to_fs(const struct dxsim_rule *r,
-			     struct ethtool_rx_flow_spec *fs)
-{
-	memset(&fs->h_u, 0, sizeof(fs->h_u));
-	memset(&fs->m_u, 0, sizeof(fs->m_u));
-	fs->flow_type = r->flow_type;
-	fs->ring_cookie = r->queue;
-	if (r->flow_type == TCP_V4_FLOW) {
-		fs->h_u.tcp_ip4_spec.pdst = r->dport;
-		fs->m_u.tcp_ip4_spec.pdst = htons(0xffff);
-	} else {
-		fs->h_u.tcp_ip6_spec.pdst = r->dport;
-		fs->m_u.tcp_ip6_spec.pdst = htons(0xffff);
-	}
-}
-
-static int dxsim_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc,
-			   u32 *locs)
-{
-	struct dxsim_priv *priv = netdev_priv(dev);
-	unsigned int i, n = 0;
-	int err = 0;
-
-	spin_lock_bh(&priv->steer_lock);
-	switch (nfc->cmd) {
-	case ETHTOOL_GRXCLSRLCNT:
-	case ETHTOOL_GRXCLSRLALL:
-		for (i = 0; i < DXSIM_MAX_RULES; i++) {
-			if (!priv->rules[i].used)
-				continue;
-			if (nfc->cmd == ETHTOOL_GRXCLSRLALL) {
-				if (n == nfc->rule_cnt) {
-					err = -EMSGSIZE;
-					break;
-				}
-				locs[n] = i;
-			}
-			n++;
-		}
-		nfc->rule_cnt = n;
-		nfc->data = DXSIM_MAX_RULES;
-		if (nfc->cmd == ETHTOOL_GRXCLSRLCNT)
-			nfc->data |= RX_CLS_LOC_SPECIAL;
-		break;
-	case ETHTOOL_GRXCLSRULE:
-		if (nfc->fs.location >= DXSIM_MAX_RULES ||
-		    !priv->rules[nfc->fs.location].used) {
-			err = -ENOENT;
-			break;
-		}
-		dxsim_rule_to_fs(&priv->rules[nfc->fs.location], &nfc->fs);
-		break;
-	default:
-		err = -EOPNOTSUPP;
-	}
-	spin_unlock_bh(&priv->steer_lock);
-	return err;
-}
-
-/* Only "flow-type tcp4|tcp6 dst-port P action Q" is offered. */
-static int dxsim_fs_to_rule(struct net_device *dev,
-			    const struct ethtool_rx_flow_spec *fs,
-			    struct dxsim_rule *r)
-{
-	union ethtool_flow_union m = fs->m_u;
-	__be16 dport, mask;
-
-	switch (fs->flow_type) {
-	case TCP_V4_FLOW:
-		dport = fs->h_u.tcp_ip4_spec.pdst;
-		mask = m.tcp_ip4_spec.pdst;
-		m.tcp_ip4_spec.pdst = 0;
-		break;
-	case TCP_V6_FLOW:
-		dport = fs->h_u.tcp_ip6_spec.pdst;
-		mask = m.tcp_ip6_spec.pdst;
-		m.tcp_ip6_spec.pdst = 0;
-		break;
-	default:
-		return -EOPNOTSUPP;
-	}
-	if (mask != htons(0xffff) || memchr_inv(&m, 0, sizeof(m)))
-		return -EOPNOTSUPP;
-	if (fs->ring_cookie >= dev->real_num_rx_queues)
-		return -EINVAL;
-	r->used = true;
-	r->flow_type = fs->flow_type;
-	r->dport = dport;
-	r->queue = fs->ring_cookie;
-	return 0;
-}
-
-static int dxsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
-{
-	struct dxsim_priv *priv = netdev_priv(dev);
-	struct ethtool_rx_flow_spec *fs = &nfc->fs;
-	struct dxsim_rule rule;
-	u32 loc = fs->location;
-	int err = 0;
-
-	switch (nfc->cmd) {
-	case ETHTOOL_SRXCLSRLINS:
-		err = dxsim_fs_to_rule(dev, fs, &rule);
-		if (err)
-			return err;
-		spin_lock_bh(&priv->steer_lock);
-		if (loc == RX_CLS_LOC_ANY) {
-			for (loc = 0; loc < DXSIM_MAX_RULES; loc++)
-				if (!priv->rules[loc].used)
-					break;
-		}
-		if (loc >= DXSIM_MAX_RULES) {
-			err = -ENOSPC;
-		} else {
-			priv->rules[loc] = rule;
-			fs->location = loc;
-		}
-		spin_unlock_bh(&priv->steer_lock);
-		return err;
-	case ETHTOOL_SRXCLSRLDEL:
-		spin_lock_bh(&priv->steer_lock);
-		if (loc >= DXSIM_MAX_RULES || !priv->rules[loc].used)
-			err = -ENOENT;
-		else
-			priv->rules[loc].used = false;
-		spin_unlock_bh(&priv->steer_lock);
-		return err;
-	default:
-		return -EOPNOTSUPP;
-	}
-}
-
-static u32 dxsim_get_rxfh_indir_size(struct net_device *dev)
-{
-	return DXSIM_INDIR_SIZE;
-}
-
-static int dxsim_get_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p)
-{
-	struct dxsim_priv *priv = netdev_priv(dev);
-	unsigned int i;
-
-	p->hfunc = ETH_RSS_HASH_TOP;
-	if (p->indir)
-		for (i = 0; i < DXSIM_INDIR_SIZE; i++)
-			p->indir[i] = READ_ONCE(priv->indir[i]);
-	return 0;
-}
-
-static int dxsim_set_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p,
-			  struct netlink_ext_ack *extack)
-{
-	struct dxsim_priv *priv = netdev_priv(dev);
-	unsigned int i;
-
-	if (p->key || (p->hfunc != ETH_RSS_HASH_NO_CHANGE &&
-		       p->hfunc != ETH_RSS_HASH_TOP)) {
-		NL_SET_ERR_MSG(extack, "only the indirection table can be set");
-		return -EOPNOTSUPP;
-	}
-	if (p->indir)
-		for (i = 0; i < DXSIM_INDIR_SIZE; i++)
-			WRITE_ONCE(priv->indir[i], p->indir[i]);
-	return 0;
+	return dxsim_queues_set_count(dev, ch->combined_count);
 }
 
 /* ethtool -S: per RX queue counters, then what the fault knobs did. */
@@ -328,11 +134,14 @@ static void dxsim_get_ethtool_stats(struct net_device *dev,
 const struct ethtool_ops dxsim_ethtool_ops = {
 	.supported_ring_params	= ETHTOOL_RING_USE_TCP_DATA_SPLIT |
 				  ETHTOOL_RING_USE_HDS_THRS,
+	/* netif_set_real_num_tx_queues() wants rtnl, not only our lock. */
+	.op_needs_rtnl		= ETHTOOL_OP_NEEDS_RTNL_SCHANNELS,
 	.get_drvinfo		= dxsim_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_ringparam		= dxsim_get_ringparam,
 	.set_ringparam		= dxsim_set_ringparam,
 	.get_channels		= dxsim_get_channels,
+	.set_channels		= dxsim_set_channels,
 	.get_rx_ring_count	= dxsim_get_rx_ring_count,
 	.get_rxnfc		= dxsim_get_rxnfc,
 	.set_rxnfc		= dxsim_set_rxnfc,

@@ -127,8 +127,7 @@ struct net_device *dxsim_create(const char *name, unsigned int queues)
 	priv->dev = dev;
 	priv->ring_size = DXSIM_RING_DEFAULT;
 	spin_lock_init(&priv->steer_lock);
-	for (i = 0; i < DXSIM_INDIR_SIZE; i++)
-		priv->indir[i] = ethtool_rxfh_indir_default(i, queues);
+	dxsim_steer_set_queues(priv, queues);
 
 	priv->rxq = kcalloc(queues, sizeof(*priv->rxq), GFP_KERNEL);
 	if (!priv->rxq) {

@@ -72,7 +72,24 @@ static void dxsim_rxq_stop(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 	rxq->pool = NULL;
 }
 
-int dxsim_queues_open(struct net_device *dev)
+/* Stop RX queues [from, to) and free their memory; their NAPIs stay disabled. */
+static void dxsim_queues_stop(struct net_device *dev, unsigned int from,
+			      unsigned int to)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	struct dxsim_qmem qm;
+	unsigned int i;
+
+	for (i = from; i < to; i++) {
+		dxsim_rxq_stop(&priv->rxq[i], &qm);
+		skb_queue_purge(&priv->rxq[i].ring);
+		dxsim_qmem_free(&qm);
+	}
+}
+
+/* Start RX queues [from, to) with page pools of their queue config. */
+static int dxsim_queues_start(struct net_device *dev, unsigned int from,
+			      unsigned int to)
 {
 	struct dxsim_priv *priv = netdev_priv(dev);
 	struct netdev_queue_config qcfg;
@@ -80,34 +97,87 @@ int dxsim_queues_open(struct net_device *dev)
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < dev->real_num_rx_queues; i++) {
+	for (i = from; i < to; i++) {
 		netdev_queue_config(dev, i, &qcfg);
 		err = dxsim_qmem_alloc(dev, &qcfg, &qm, i);
-		if (err)
-			goto err_close;
+		if (err) {
+			dxsim_queues_stop(dev, from, i);
+			return err;
+		}
 		dxsim_rxq_start(&priv->rxq[i], &qm);
 	}
 	return 0;
+}
 
-err_close:
-	while (i--) {
-		dxsim_rxq_stop(&priv->rxq[i], &qm);
-		dxsim_qmem_free(&qm);
+/* Link queues [from, to) to their NAPIs, or unlink them. */
+static void dxsim_queues_link(struct net_device *dev, unsigned int from,
+			      unsigned int to, bool link)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	unsigned int i;
+
+	for (i = from; i < to; i++)
+		netif_queue_set_napi(dev, i, NETDEV_QUEUE_TYPE_RX,
+				     link ? &priv->rxq[i].napi : NULL);
+}
+
+static int dxsim_queues_grow(struct net_device *dev, unsigned int count)
+{
+	unsigned int old = dev->real_num_rx_queues;
+	int err;
+
+	/* First: page pools look their queue up, and it must exist. */
+	err = netif_set_real_num_queues(dev, count, count);
+	if (err)
+		return err;
+	if (netif_running(dev)) {
+		err = dxsim_queues_start(dev, old, count);
+		if (err) {
+			netif_set_real_num_queues(dev, old, old);
+			return err;
+		}
 	}
-	return err;
+	dxsim_queues_link(dev, old, count, true);
+	dxsim_steer_set_queues(netdev_priv(dev), count);
+	return 0;
+}
+
+static void dxsim_queues_shrink(struct net_device *dev, unsigned int count)
+{
+	unsigned int old = dev->real_num_rx_queues;
+
+	/* Steer away from the queues that go, then wait for senders to see it. */
+	dxsim_steer_set_queues(netdev_priv(dev), count);
+	netif_set_real_num_queues(dev, count, count);
+	synchronize_net();
+	dxsim_queues_link(dev, count, old, false);
+	if (netif_running(dev))
+		dxsim_queues_stop(dev, count, old);
+}
+
+/*
+ * ethtool -L combined COUNT. The core has checked COUNT against the
+ * maximum, the ntuple rules, a user-set RSS table and memory providers
+ * (none is bound to a queue that goes away).
+ */
+int dxsim_queues_set_count(struct net_device *dev, unsigned int count)
+{
+	netdev_assert_locked(dev);
+	if (count > dev->real_num_rx_queues)
+		return dxsim_queues_grow(dev, count);
+	if (count < dev->real_num_rx_queues)
+		dxsim_queues_shrink(dev, count);
+	return 0;
+}
+
+int dxsim_queues_open(struct net_device *dev)
+{
+	return dxsim_queues_start(dev, 0, dev->real_num_rx_queues);
 }
 
 void dxsim_queues_close(struct net_device *dev)
 {
-	struct dxsim_priv *priv = netdev_priv(dev);
-	struct dxsim_qmem qm;
-	unsigned int i;
-
-	for (i = 0; i < dev->real_num_rx_queues; i++) {
-		dxsim_rxq_stop(&priv->rxq[i], &qm);
-		skb_queue_purge(&priv->rxq[i].ring);
-		dxsim_qmem_free(&qm);
-	}
+	dxsim_queues_stop(dev, 0, dev->real_num_rx_queues);
 }
 
 static void dxsim_default_qcfg(struct net_device *dev,

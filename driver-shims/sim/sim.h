@@ -11,6 +11,8 @@
 #ifndef _DXSIM_H
 #define _DXSIM_H
 
+#include <linux/ethtool.h>
+#include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <linux/sched/clock.h>
 #include <linux/u64_stats_sync.h>
@@ -89,9 +91,14 @@ struct dxsim_qmem {
 	unsigned int buf_size;
 };
 
+/* An ntuple rule: exact match on the fields it has (steer.c). */
 struct dxsim_rule {
 	bool used;
-	u32 flow_type;		/* TCP_V4_FLOW or TCP_V6_FLOW */
+	u8 fields;		/* DXSIM_RULE_* it matches on */
+	u32 flow_type;		/* TCP_V4_FLOW, UDP_V4_FLOW, TCP_V6_FLOW, UDP_V6_FLOW */
+	struct in6_addr src;	/* IPv4: s6_addr32[0] */
+	struct in6_addr dst;
+	__be16 sport;
 	__be16 dport;
 	u32 queue;
 };
@@ -162,11 +169,23 @@ void dxsim_gro_flush(struct dxsim_rxq *rxq);
 extern const struct netdev_queue_mgmt_ops dxsim_queue_ops;
 int dxsim_queues_open(struct net_device *dev);
 void dxsim_queues_close(struct net_device *dev);
+int dxsim_queues_set_count(struct net_device *dev, unsigned int count);
 
 /* ethtool.c */
 extern const struct ethtool_ops dxsim_ethtool_ops;
 extern const struct netdev_stat_ops dxsim_stat_ops;
+
+/* steer.c */
 u32 dxsim_pick_queue(struct dxsim_priv *priv, struct sk_buff *skb);
+int dxsim_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc,
+		    u32 *locs);
+int dxsim_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc);
+u32 dxsim_get_rx_ring_count(struct net_device *dev);
+u32 dxsim_get_rxfh_indir_size(struct net_device *dev);
+int dxsim_get_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p);
+int dxsim_set_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p,
+		   struct netlink_ext_ack *extack);
+void dxsim_steer_set_queues(struct dxsim_priv *priv, unsigned int queues);
 
 /* debugfs.c */
 void dxsim_debugfs_init(void);
