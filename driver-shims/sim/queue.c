@@ -126,7 +126,7 @@ static int dxsim_queues_grow(struct net_device *dev, unsigned int count)
 	unsigned int old = dev->real_num_rx_queues;
 	int err;
 
-	/* First: page pools look their queue up, and it must exist. */
+	/* First, as it can fail (queue kobjects): nothing to undo yet. */
 	err = netif_set_real_num_queues(dev, count, count);
 	if (err)
 		return err;
