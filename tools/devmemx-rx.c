@@ -199,7 +199,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "queues") && argc == 2)
 		return rx_netdev_list(RX_LIST_QUEUES) ? 1 : 0;
 	if (!strcmp(cmd, "qstats") && argc == 2)
-		return rx_netdev_list(RX_LIST_QSTATS) ? 1 : 0;
+		return rx_netdev_list(RX_LIST_QSTATS_DEV) ||
+		       rx_netdev_list(RX_LIST_QSTATS) ? 1 : 0;
 	if (!strcmp(cmd, "selftest-pattern") && argc == 2)
 		return cmd_selftest_pattern() ? 1 : 0;
 	fprintf(stderr, "devmemx-rx: unknown command \"%s\" (try: devmemx-rx --help)\n",

@@ -45,7 +45,7 @@ static const struct rx_field rx_queue_fields[] = {
 	{ 0, NULL }
 };
 
-/* Per RX queue; the driver reports only what it counts. */
+/* Per device, then per queue; the driver reports only what it counts. */
 static const struct rx_field rx_qstats_fields[] = {
 	{ NETDEV_A_QSTATS_IFINDEX, "ifindex" },
 	{ NETDEV_A_QSTATS_QUEUE_TYPE, "queue_type" },
@@ -70,6 +70,9 @@ static const struct rx_listing rx_listings[] = {
 	[RX_LIST_QUEUES] = { .cmd = NETDEV_CMD_QUEUE_GET,
 			     .maxattr = NETDEV_A_QUEUE_MAX,
 			     .what = "queue-get", .fields = rx_queue_fields },
+	[RX_LIST_QSTATS_DEV] = { .cmd = NETDEV_CMD_QSTATS_GET,
+				 .maxattr = NETDEV_A_QSTATS_MAX,
+				 .what = "qstats-get", .fields = rx_qstats_fields },
 	[RX_LIST_QSTATS] = { .cmd = NETDEV_CMD_QSTATS_GET,
 			     .maxattr = NETDEV_A_QSTATS_MAX,
 			     .what = "qstats-get", .fields = rx_qstats_fields,

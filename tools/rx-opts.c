@@ -46,7 +46,7 @@ void rx_usage(FILE *f)
 	      "  --port PORT           its port\n"
 	      "  --bytes N             how many bytes to send\n"
 	      "  --seed N              pattern seed (default 0x9e3779b97f4a7c15)\n"
-	      "  --chunk SIZE          bytes per write (default 64K)\n"
+	      "  --chunk SIZE          bytes per write (default 1M)\n"
 	      "  --timeout SEC         give up connecting or sending after SEC s (default 30)\n"
 	      "\n"
 	      "SIZE, BYTES and N take a K, M or G suffix (powers of 1024). recv prints one\n"
@@ -55,8 +55,8 @@ void rx_usage(FILE *f)
 	      "\n"
 	      "pools, queues: the page pools and queues the netdev family lists in this\n"
 	      "network namespace, one JSON line each (with the binding id as dmabuf)\n"
-	      "qstats: each RX and TX queue's counters (packets, bytes, HW-GRO), one\n"
-	      "JSON line each\n", f);
+	      "qstats: each device's counters, then each RX and TX queue's (packets,\n"
+	      "bytes, HW-GRO), one JSON line each (device lines have no queue_id)\n", f);
 }
 
 /* --help: usage on stdout; > 0 tells main to exit 0. */
@@ -275,7 +275,7 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 	int c;
 
 	o->seed = DX_PAT_SEED;
-	o->chunk = 64 << 10;
+	o->chunk = 1 << 20;
 	o->timeout = RX_DEFAULT_TIMEOUT;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		if (c == 'h')

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "pattern.h"
+#include "tx-report.h"
 #include "rx.h"
 
 #define TX_RETRY_MS	100
@@ -150,9 +151,9 @@ int tx_send(const struct tx_opts *o)
 		fprintf(stderr, "devmemx-rx: shutdown: %s\n", strerror(errno));
 		ret = -EIO;
 	}
+	if (!ret)
+		tx_report(fd, o->bytes);
 	close(fd);
 	free(buf);
-	if (!ret)
-		printf("{\"bytes_sent\":%" PRIu64 "}\n", o->bytes);
 	return ret;
 }

@@ -91,7 +91,7 @@ extern volatile int rx_stop_sig;
 int rx_wait(int fd, short events, int timeout_ms);
 
 /* rx-netdev.c: netdev family dumps, one JSON line per object. */
-enum rx_list { RX_LIST_POOLS, RX_LIST_QUEUES, RX_LIST_QSTATS };
+enum rx_list { RX_LIST_POOLS, RX_LIST_QUEUES, RX_LIST_QSTATS_DEV, RX_LIST_QSTATS };
 int rx_netdev_list(enum rx_list which);
 
 /* rx-send.c */

@@ -66,11 +66,12 @@ static int dxsim_set_channels(struct net_device *dev,
 static const char * const dxsim_rxq_stat_names[] = {
 	"packets", "bytes", "split", "frags", "alloc_fail", "ring_full",
 	"fault_drops", "hw_gro_packets", "hw_gro_bytes", "hw_gro_wire_packets",
-	"hw_gro_wire_bytes", "device_ns",
+	"hw_gro_wire_bytes", "device_ns", "hw_gro_poll_ends",
 };
 
+/* After the queues: the device's own, then what the fault knobs did. */
 static const char * const dxsim_fault_stat_names[] = {
-	"fault_queue_start", "fault_alloc", "fault_drop",
+	"tx_doorbells", "fault_queue_start", "fault_alloc", "fault_drop",
 };
 
 #define DXSIM_RXQ_NSTATS ARRAY_SIZE(dxsim_rxq_stat_names)
@@ -115,6 +116,7 @@ static void dxsim_rxq_stats(struct dxsim_rxq *rxq, u64 *v)
 		v[9] = st->gro_wire_packets;
 		v[10] = st->gro_wire_bytes;
 		v[11] = st->device_ns;
+		v[12] = st->gro_poll_ends;
 	} while (u64_stats_fetch_retry(&st->syncp, start));
 }
 
@@ -126,6 +128,7 @@ static void dxsim_get_ethtool_stats(struct net_device *dev,
 
 	for (q = 0; q < dev->num_rx_queues; q++, data += DXSIM_RXQ_NSTATS)
 		dxsim_rxq_stats(&priv->rxq[q], data);
+	*data++ = atomic64_read(&priv->tx_doorbells);
 	*data++ = atomic64_read(&priv->faults.queue_start_failed);
 	*data++ = atomic64_read(&priv->faults.alloc_failed);
 	*data++ = atomic64_read(&priv->faults.dropped);
@@ -170,12 +173,19 @@ static void dxsim_queue_stats_rx(struct net_device *dev, int idx,
 	s->hw_gro_wire_bytes = v[10];
 }
 
+/*
+ * What queues counted before ethtool -L took them away: the device's totals
+ * (queues plus base) must not go backwards.
+ */
 static void dxsim_base_stats(struct net_device *dev,
 			     struct netdev_queue_stats_rx *rx,
 			     struct netdev_queue_stats_tx *tx)
 {
 	struct dxsim_priv *priv = netdev_priv(dev);
+	struct netdev_queue_stats_rx q;
+	unsigned int i;
 
+	/* Only the counters the queues report: the rest stay "not reported". */
 	rx->packets = 0;
 	rx->bytes = 0;
 	rx->alloc_fail = 0;
@@ -184,6 +194,17 @@ static void dxsim_base_stats(struct net_device *dev,
 	rx->hw_gro_bytes = 0;
 	rx->hw_gro_wire_packets = 0;
 	rx->hw_gro_wire_bytes = 0;
+	for (i = dev->real_num_rx_queues; i < dev->num_rx_queues; i++) {
+		dxsim_queue_stats_rx(dev, i, &q);
+		rx->packets += q.packets;
+		rx->bytes += q.bytes;
+		rx->alloc_fail += q.alloc_fail;
+		rx->hw_drops += q.hw_drops;
+		rx->hw_gro_packets += q.hw_gro_packets;
+		rx->hw_gro_bytes += q.hw_gro_bytes;
+		rx->hw_gro_wire_packets += q.hw_gro_wire_packets;
+		rx->hw_gro_wire_bytes += q.hw_gro_wire_bytes;
+	}
 	tx->packets = atomic64_read(&priv->tx_packets);
 	tx->bytes = atomic64_read(&priv->tx_bytes);
 }

@@ -4,7 +4,8 @@
  * one flow that arrive in one NAPI poll become one skb, with the headers of
  * the first segment and the payloads as fragments, written back to back into
  * the queue's buffers so that a payload contiguous with the previous one in
- * the same buffer extends that fragment. The skb leaves with its IP length
+ * the same buffer extends that fragment. Each session has a 64K reservation
+ * of the buffers to itself (dxsim_resv_new()). The skb leaves with its IP length
  * and GSO fields set as a HW-GRO driver sets them.
  *
  * Unlike mlx5, rx-gro-hw may be turned off while header-data split is on, so
@@ -160,6 +161,7 @@ static enum dxsim_gro_how dxsim_gro_decide(const struct dxsim_rxq *rxq,
 	    !dxsim_gro_flags_ok((const struct tcphdr *)(hdr + p->l4off)))
 		return DXSIM_GRO_ALONE;
 	if (g->skb && dxsim_gro_match(g, hdr, p) &&
+	    from->len - p->payoff <= rxq->resv_left &&
 	    dxsim_gro_room(rxq, g->skb, from->len - p->payoff))
 		return DXSIM_GRO_JOIN;
 	return DXSIM_GRO_START;
@@ -188,6 +190,7 @@ bool dxsim_gro_rx(struct dxsim_rxq *rxq, const struct sk_buff *from,
 		return false;
 
 	if (!g->skb) {
+		dxsim_resv_new(rxq);
 		g->skb = dxsim_rx_head(rxq, from, p->payoff);
 		if (!g->skb) {
 			dxsim_rx_count_drop(rxq);

@@ -42,39 +42,93 @@ static int dxsim_stop(struct net_device *dev)
 	return 0;
 }
 
-/* Hand the packet to the peer's RX queue; the peer's NAPI receives it. */
-static netdev_tx_t dxsim_xmit(struct sk_buff *skb, struct net_device *dev)
+static void dxsim_tx_drop(struct dxsim_priv *priv, struct sk_buff *skb)
 {
-	struct dxsim_priv *priv = netdev_priv(dev);
-	struct net_device *peer;
-	struct dxsim_priv *ppriv;
-	struct dxsim_rxq *rxq;
-	unsigned int len = skb->len;
+	atomic64_inc(&priv->tx_dropped);
+	dev_kfree_skb_any(skb);
+}
 
-	rcu_read_lock();
-	peer = rcu_dereference(priv->peer);
-	if (!peer || !netif_running(peer))
-		goto drop;
-	ppriv = netdev_priv(peer);
-	rxq = &ppriv->rxq[dxsim_pick_queue(ppriv, skb)];
-	if (skb_queue_len(&rxq->ring) >= READ_ONCE(ppriv->ring_size)) {
+/*
+ * Put a run of packets for one RX queue of the peer into its ring at once,
+ * as a NIC fetches what a doorbell announced, and kick its NAPI.
+ */
+static void dxsim_tx_post(struct dxsim_priv *priv, struct dxsim_rxq *rxq,
+			  struct sk_buff_head *run)
+{
+	struct sk_buff *skb;
+	unsigned long flags;
+	u32 room;
+
+	if (!rxq)
+		return;
+	spin_lock_irqsave(&rxq->ring.lock, flags);
+	room = READ_ONCE(rxq->priv->ring_size);
+	room = room > skb_queue_len(&rxq->ring) ? room - skb_queue_len(&rxq->ring) : 0;
+	while (skb_queue_len(run) > room) {
+		skb = __skb_dequeue_tail(run);
 		u64_stats_update_begin(&rxq->stats.syncp);
 		rxq->stats.ring_full++;
 		u64_stats_update_end(&rxq->stats.syncp);
-		goto drop;
+		dxsim_tx_drop(priv, skb);
 	}
-	skb_tx_timestamp(skb);
-	skb_queue_tail(&rxq->ring, skb);
+	skb_queue_walk(run, skb) {
+		atomic64_inc(&priv->tx_packets);
+		atomic64_add(skb->len, &priv->tx_bytes);
+	}
+	skb_queue_splice_tail_init(run, &rxq->ring);
+	spin_unlock_irqrestore(&rxq->ring.lock, flags);
 	napi_schedule(&rxq->napi);
-	rcu_read_unlock();
-	atomic64_inc(&priv->tx_packets);
-	atomic64_add(len, &priv->tx_bytes);
-	return NETDEV_TX_OK;
+}
 
-drop:
+/* The doorbell: hand what the stack queued on @pend to the peer. */
+static void dxsim_tx_doorbell(struct dxsim_priv *priv, struct sk_buff_head *pend)
+{
+	struct dxsim_rxq *rxq = NULL, *to;
+	struct net_device *peer;
+	struct dxsim_priv *ppriv;
+	struct sk_buff_head run;
+	struct sk_buff *skb;
+
+	__skb_queue_head_init(&run);
+	atomic64_inc(&priv->tx_doorbells);
+	rcu_read_lock();
+	peer = rcu_dereference(priv->peer);
+	while ((skb = __skb_dequeue(pend))) {
+		if (!peer || !netif_running(peer)) {
+			dxsim_tx_drop(priv, skb);
+			continue;
+		}
+		ppriv = netdev_priv(peer);
+		to = &ppriv->rxq[dxsim_pick_queue(ppriv, skb)];
+		if (to != rxq) {
+			dxsim_tx_post(priv, rxq, &run);
+			rxq = to;
+		}
+		__skb_queue_tail(&run, skb);
+	}
+	dxsim_tx_post(priv, rxq, &run);
 	rcu_read_unlock();
-	atomic64_inc(&priv->tx_dropped);
-	dev_kfree_skb_any(skb);
+}
+
+/*
+ * Packets wait on their TX queue until the stack says no more follow
+ * (xmit_more), then reach the peer together: a GSO burst is never seen by
+ * the peer's NAPI half-way, as a NIC sees descriptors only at the doorbell.
+ * Sent is sent: the socket stops owning the packet here, as it would at a
+ * NIC's TX completion, not when the peer gets round to receiving it (TCP
+ * small queues would otherwise cut the sender's bursts to what a guest's
+ * NAPI keeps up with).
+ */
+static netdev_tx_t dxsim_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	struct sk_buff_head *pend = &priv->tx_pend[skb_get_queue_mapping(skb)];
+
+	skb_tx_timestamp(skb);
+	skb_orphan(skb);
+	__skb_queue_tail(pend, skb);
+	if (!netdev_xmit_more())
+		dxsim_tx_doorbell(priv, pend);
 	return NETDEV_TX_OK;
 }
 
@@ -128,6 +182,8 @@ struct net_device *dxsim_create(const char *name, unsigned int queues)
 	priv->ring_size = DXSIM_RING_DEFAULT;
 	spin_lock_init(&priv->steer_lock);
 	dxsim_steer_set_queues(priv, queues);
+	for (i = 0; i < queues; i++)
+		__skb_queue_head_init(&priv->tx_pend[i]);
 
 	priv->rxq = kcalloc(queues, sizeof(*priv->rxq), GFP_KERNEL);
 	if (!priv->rxq) {
@@ -199,6 +255,7 @@ void dxsim_destroy(struct net_device *dev)
 	for (i = 0; i < dev->num_rx_queues; i++) {
 		netif_napi_del(&priv->rxq[i].napi);
 		skb_queue_purge(&priv->rxq[i].ring);
+		__skb_queue_purge(&priv->tx_pend[i]);
 	}
 	kfree(priv->rxq);
 	free_netdev(dev);

@@ -51,6 +51,7 @@ static void dxsim_rxq_start(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 {
 	rxq->pool = qm->pool;
 	rxq->buf_size = qm->buf_size;
+	rxq->resv_left = 0;
 	qm->pool = NULL;
 	if (page_pool_is_unreadable(rxq->pool))
 		WRITE_ONCE(dxsim_dma_dev_shared, true);

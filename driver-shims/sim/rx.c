@@ -147,6 +147,33 @@ static bool dxsim_split(struct dxsim_rxq *rxq, unsigned int len)
 }
 
 /*
+ * With HW-GRO the device places payload in 64K reservations, as mlx5 does
+ * with SHAMPO: each session gets a fresh one, aligned (a 64K boundary in a
+ * buffer, or the next buffer when buffers are smaller), and what it leaves
+ * unused stays so (mlx5's filler CQE). A session never spans two: one that
+ * outgrows its reservation ends (dxsim_gro_rx()). So with 64K buffers one
+ * fragment carries a whole session.
+ */
+void dxsim_resv_new(struct dxsim_rxq *rxq)
+{
+	struct dxsim_buf *b = &rxq->cur;
+
+	if (rxq->resv_left == DXSIM_RESV_SIZE)
+		return;
+	if (b->netmem)
+		b->used = round_up(b->used, min_t(unsigned int, DXSIM_RESV_SIZE,
+						  rxq->buf_size));
+	rxq->resv_left = DXSIM_RESV_SIZE;
+}
+
+static void dxsim_resv_take(struct dxsim_rxq *rxq, unsigned int n)
+{
+	if (n > rxq->resv_left)
+		dxsim_resv_new(rxq);
+	rxq->resv_left -= min(n, rxq->resv_left);
+}
+
+/*
  * Pack the payload behind what the queue's buffers already hold. A piece
  * that continues the skb's last fragment in the same buffer extends it, as
  * mlx5e_add_skb_frag() does; fragments never cross a buffer.
@@ -156,6 +183,8 @@ int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
 {
 	struct dxsim_buf *b = &rxq->cur;
 
+	if (rxq->priv->dev->features & NETIF_F_GRO_HW)
+		dxsim_resv_take(rxq, from->len - off);
 	while (off < from->len) {
 		unsigned int n, nr = skb_shinfo(skb)->nr_frags;
 		u64 t;
@@ -285,6 +314,9 @@ int dxsim_poll(struct napi_struct *napi, int budget)
 		done++;
 	}
 	/* A session never outlives the poll that built it. */
+	u64_stats_update_begin(&rxq->stats.syncp);
+	rxq->stats.gro_poll_ends += !!rxq->gro.skb;
+	u64_stats_update_end(&rxq->stats.syncp);
 	dxsim_gro_flush(rxq);
 	u64_stats_update_begin(&rxq->stats.syncp);
 	rxq->stats.device_ns += rxq->dev_ns;

@@ -15,6 +15,7 @@
 #include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <linux/sched/clock.h>
+#include <linux/sizes.h>
 #include <linux/u64_stats_sync.h>
 #include <net/netmem.h>
 
@@ -27,6 +28,8 @@
 #define DXSIM_MAX_MTU		9000
 /* Largest RX buffer a queue takes, like mlx5's striding RQ (2^17). */
 #define DXSIM_MAX_RX_PAGE	(128 * 1024)
+/* HW-GRO places payload in reservations of 64K, like mlx5's SHAMPO. */
+#define DXSIM_RESV_SIZE		SZ_64K
 
 struct dxsim_rx_stats {
 	u64 packets;
@@ -41,6 +44,7 @@ struct dxsim_rx_stats {
 	u64 gro_wire_packets;	/* the segments they were made of */
 	u64 gro_wire_bytes;	/* and those segments' bytes */
 	u64 device_ns;		/* spent being the device (see dxsim_dev_time) */
+	u64 gro_poll_ends;	/* HW-GRO sessions the end of a poll closed */
 	struct u64_stats_sync syncp;
 };
 
@@ -80,6 +84,7 @@ struct dxsim_rxq {
 	struct page_pool *pool;		/* payload buffers; NULL while stopped */
 	unsigned int buf_size;
 	struct dxsim_buf cur;
+	unsigned int resv_left;		/* room in the HW-GRO reservation */
 	struct dxsim_gro gro;
 	u64 dev_ns;			/* device time of the running poll */
 	struct dxsim_rx_stats stats;
@@ -117,6 +122,9 @@ struct dxsim_priv {
 	struct net_device __rcu *peer;
 	struct dxsim_rxq *rxq;
 	atomic64_t tx_packets, tx_bytes, tx_dropped;
+	atomic64_t tx_doorbells;	/* bursts handed to the peer */
+	/* per TX queue: sent, not yet handed to the peer (see dxsim_xmit) */
+	struct sk_buff_head tx_pend[DXSIM_MAX_QUEUES];
 
 	spinlock_t steer_lock;		/* rules and indir, read at xmit */
 	struct dxsim_rule rules[DXSIM_MAX_RULES];
@@ -149,6 +157,7 @@ struct sk_buff *dxsim_rx_head(struct dxsim_rxq *rxq, const struct sk_buff *from,
 void dxsim_rx_deliver(struct dxsim_rxq *rxq, struct sk_buff *skb);
 void dxsim_rx_count(struct dxsim_rxq *rxq, unsigned int len, bool split);
 void dxsim_rx_count_drop(struct dxsim_rxq *rxq);
+void dxsim_resv_new(struct dxsim_rxq *rxq);
 
 /*
  * Time a guest CPU spends doing what a NIC does in hardware (parse headers,

@@ -16,13 +16,16 @@ bytes=$((32 << 20)) port=7000
 # Sums over RX queues of ethtool -S counters of dxsim1; one tx counter of dxsim0.
 rxq_sum() { ip netns exec rx ethtool -S dxsim1 | awk -v k="^rx[0-9]+_$1:\$" '$1 ~ k { s += $2 } END { print s + 0 }'; }
 tx_packets() { ip -n tx -s -j link show dxsim0 | sed 's/.*"tx":{"bytes":[0-9]*,"packets":\([0-9]*\).*/\1/'; }
+tx_doorbells() { ip netns exec tx ethtool -S dxsim0 | awk '$1 == "tx_doorbells:" { print $2 }'; }
 per_gib() { echo $(($1 * 1073741824 / bytes)); }
 
 # xfer LABEL SIZE PROVIDER: one verified flow on queue 2; sets cmsgs, tokens,
 # fmax (per GiB and largest fragment) and prints them as a "# " line.
 xfer() {
-	local label=$1 size=$2 provider=$3 rps=
+	local label=$1 size=$2 provider=$3 rps= gs0 gw0 gs gw pe0 db0
 	port=$((port + 1))
+	gs0=$(rxq_sum hw_gro_packets) gw0=$(rxq_sum hw_gro_wire_packets)
+	pe0=$(rxq_sum hw_gro_poll_ends) db0=$(tx_doorbells)
 	# In-tree devmem on 7.2 takes no rx-page-size: its niovs are 4K.
 	[ "$provider" = netdev ] || rps="--rx-page-size $size"
 	devmem_xfer $bytes $port --queues 2 --provider "$provider" $rps \
@@ -30,10 +33,13 @@ xfer() {
 	cmsgs=$(per_gib "$(jget cmsgs_dmabuf /tmp/rx.json)")
 	tokens=$(per_gib "$(jget tokens /tmp/rx.json)")
 	fmax=$(jget frag_max /tmp/rx.json)
-	[ "$fmax" -le "$size" ] || fail "$label: a $fmax-byte fragment in $size-byte niovs"
-	printf '# %-28s %8d cmsgs/GiB %8d tokens/GiB  largest fragment %6d  %5.1f MB/s\n' \
+	gs=$(($(rxq_sum hw_gro_packets) - gs0)) gw=$(($(rxq_sum hw_gro_wire_packets) - gw0))
+	printf '# %-28s %7d cmsgs/GiB %7d tokens/GiB, largest fragment %5d, %4.1f segments per HW-GRO skb, %5.1f MB/s; ring full %d; sender: %s\n' \
 		"$label" "$cmsgs" "$tokens" "$fmax" \
-		"$(awk -v w="$(jget wall_sec /tmp/rx.json)" -v b=$bytes 'BEGIN { print b / w / 1e6 }')"
+		"$(awk -v s=$gs -v w=$gw 'BEGIN { print s ? w / s : 0 }')" \
+		"$(awk -v w="$(jget wall_sec /tmp/rx.json)" -v b=$bytes 'BEGIN { print b / w / 1e6 }')" \
+		"$(rxq_sum ring_full)" "$(sed 's/[{}"]//g' /tmp/send.json),doorbells:$(($(tx_doorbells) - db0)),poll_ends:$(($(rxq_sum hw_gro_poll_ends) - pe0))"
+	[ "$fmax" -le "$size" ] || fail "$label: a $fmax-byte fragment in $size-byte niovs"
 }
 
 for mtu in 9000 1500; do
@@ -116,6 +122,20 @@ for q in 0 1 2 3; do
 		expect_eq "$(jget "rx_$k" /tmp/q.json)" "$(rx_stat "rx${q}_$k")" "qstats rx_$k of queue $q"
 	done
 done
+
+# The device's totals keep what its queues counted when ethtool -L takes
+# queues away (the driver's base stats carry them).
+dev_rx() { # counter: dxsim1's device-scope qstats value
+	ip netns exec rx devmemx-rx qstats | grep "^{\"ifindex\":$ifindex,\"rx_packets\"" >/tmp/qd.json ||
+		fail "qstats: no device line for dxsim1"
+	jget "$1" /tmp/qd.json
+}
+p0=$(dev_rx rx_packets) w0=$(dev_rx rx_hw_gro_wire_packets)
+ip netns exec rx ethtool -L dxsim1 combined 2
+p1=$(dev_rx rx_packets) w1=$(dev_rx rx_hw_gro_wire_packets)
+[ "$p1" -ge "$p0" ] && [ "$w1" -ge "$w0" ] ||
+	fail "device totals went back after ethtool -L combined 2: packets $p0 -> $p1, HW-GRO wire packets $w0 -> $w1"
+ip netns exec rx ethtool -L dxsim1 combined 4
 
 trap - EXIT
 dx_sim_teardown

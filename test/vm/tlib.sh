@@ -44,6 +44,10 @@ sim_setup() { # [queues] [mtu]
 	ip -n rx link set dxsim1 mtu "${2:-1500}" up
 	ip -n tx link set lo up
 	ip -n rx link set lo up
+	# The sender stands for a host at NIC speed, which sends 64K TSO/GSO
+	# bursts; HW-GRO sessions follow them. Under TCG, TCP would size its
+	# bursts to a slow pacing rate (tcp_tso_autosize()).
+	ip netns exec tx sh -c 'echo 64 >/proc/sys/net/ipv4/tcp_min_tso_segs'
 }
 
 sim_teardown() {
@@ -74,10 +78,11 @@ recv_start() {
 	DX_RECV_PID[$name]=$!
 }
 
-# send PORT BYTES: the pattern from netns tx.
+# send PORT BYTES: the pattern from netns tx; its JSON line (what held the
+# sender back: TCP_INFO) goes to /tmp/send.json.
 send() {
 	ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port "$1" \
-		--bytes "$2" --timeout 30 >/dev/null
+		--bytes "$2" --timeout 30 >/tmp/send.json
 }
 
 # recv_check NAME BYTES: receiver NAME got every byte and verified it.
