@@ -34,7 +34,7 @@ clean:
 # ---- inside the build root --------------------------------------------------
 kver = $(shell awk '$$1 == "$(1)" { print $$2 }' /etc/devmemx-kernels)
 
-in-root-build:
+in-root-build: build/tools/ncdevmem
 	set -e; for s in $(KERNELS); do \
 		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
 		for m in $(MODULES); do \
@@ -44,6 +44,28 @@ in-root-build:
 	done
 	mkdir -p build/tools
 	$(MAKE) -C tools O=/src/build/tools
+
+# The kernel's devmem reference client, ncdevmem, built from the kernel
+# source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL
+# library is made in a scratch tree under build/ncdevmem (YNL builds in
+# place), then ncdevmem is linked statically so the VM needs no libraries.
+NCDEVMEM_C := /opt/linux/tools/testing/selftests/drivers/net/hw/ncdevmem.c
+NCDEVMEM_TREE := build/ncdevmem/linux
+NCDEVMEM_YNL := $(NCDEVMEM_TREE)/tools/net/ynl
+
+build/tools/ncdevmem: $(NCDEVMEM_C) /etc/devmemx-recipe
+	@echo "  NCDEVMEM $@ (from linux-source-7.2; log: build/ncdevmem/build.log)"
+	@rm -rf build/ncdevmem && mkdir -p $(NCDEVMEM_TREE)/tools/net build/tools
+	@ln -s /opt/linux/MAINTAINERS /opt/linux/Documentation /opt/linux/include \
+		$(NCDEVMEM_TREE)/
+	@ln -s /opt/linux/tools/scripts $(NCDEVMEM_TREE)/tools/
+	@cp -a /opt/linux/tools/net/ynl $(NCDEVMEM_TREE)/tools/net/
+	@{ $(MAKE) -C $(NCDEVMEM_YNL) SHELL=/bin/bash GENS="ethtool netdev" RSTS="" libynl.a && \
+	   $(CC) -O2 -Wall -static -I$(NCDEVMEM_YNL)/lib -I$(NCDEVMEM_YNL)/generated \
+		-o $@ $(NCDEVMEM_C) $(NCDEVMEM_YNL)/libynl.a; \
+	 } >build/ncdevmem/build.log 2>&1 || { tail -n 20 build/ncdevmem/build.log; \
+		echo "ncdevmem: build failed; whole log in build/ncdevmem/build.log"; \
+		exit 1; }
 
 # Kernel code: checkpatch (from the 7.2 source) and sparse, zero warnings.
 # Tools: -Wall -Wextra -Werror is their normal build. Generated code: no drift.

@@ -63,8 +63,11 @@ for series in 6.12 7.2 7.3; do
 	echo "$series $kver" >>"$DX_ROOT/etc/devmemx-kernels"
 	pkgs+=("linux-headers-$kver/${SUITE[$series]}" "linux-image-$kver/${SUITE[$series]}")
 done
-# checkpatch.pl and the YNL generator come from the kernel source.
-pkgs+=(linux-base/trixie-backports linux-source-7.2/trixie-backports)
+# checkpatch.pl, the YNL generator and the kernel's devmem reference client
+# (ncdevmem) come from the kernel source. ncdevmem and its YNL library need
+# the 7.3 uapi (trixie's linux-libc-dev is 6.12).
+pkgs+=(linux-base/trixie-backports linux-source-7.2/trixie-backports
+	linux-libc-dev/trixie-backports)
 # INITRD=No: the VM runner packs its own initramfs.
 dx_in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q \
 	--no-install-recommends "${pkgs[@]}"
@@ -73,7 +76,9 @@ mkdir -p "$DX_ROOT/opt/linux"
 tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
 	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
 	'*/scripts/const_structs.checkpatch' '*/tools/net/ynl/*' \
-	'*/Documentation/netlink/*' '*/MAINTAINERS'
+	'*/Documentation/netlink/*' '*/MAINTAINERS' \
+	'*/tools/scripts/Makefile.arch' 'linux-source-7.2/include/uapi/*' \
+	'*/tools/testing/selftests/drivers/net/hw/ncdevmem.c'
 rm -f "$src"
 
 # Two tools come from sid: the 7.x headers need a sparse that knows

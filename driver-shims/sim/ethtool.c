@@ -260,7 +260,7 @@ static int dxsim_set_rxfh(struct net_device *dev, struct ethtool_rxfh_param *p,
 static const char * const dxsim_rxq_stat_names[] = {
 	"packets", "bytes", "split", "frags", "alloc_fail", "ring_full",
 	"fault_drops", "hw_gro_packets", "hw_gro_bytes", "hw_gro_wire_packets",
-	"hw_gro_wire_bytes",
+	"hw_gro_wire_bytes", "device_ns",
 };
 
 static const char * const dxsim_fault_stat_names[] = {
@@ -308,6 +308,7 @@ static void dxsim_rxq_stats(struct dxsim_rxq *rxq, u64 *v)
 		v[8] = st->gro_bytes;
 		v[9] = st->gro_wire_packets;
 		v[10] = st->gro_wire_bytes;
+		v[11] = st->device_ns;
 	} while (u64_stats_fetch_retry(&st->syncp, start));
 }
 

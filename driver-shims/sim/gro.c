@@ -144,6 +144,27 @@ static void dxsim_gro_drop(struct dxsim_rxq *rxq)
 	dxsim_rx_count_drop(rxq);
 }
 
+enum dxsim_gro_how { DXSIM_GRO_ALONE, DXSIM_GRO_START, DXSIM_GRO_JOIN };
+
+/* The device's decision: what becomes of @from (headers copied to @hdr). */
+static enum dxsim_gro_how dxsim_gro_decide(const struct dxsim_rxq *rxq,
+					   const struct sk_buff *from,
+					   const struct dxsim_pkt *p, u8 *hdr,
+					   unsigned int hdr_size)
+{
+	const struct dxsim_gro *g = &rxq->gro;
+
+	if (!(rxq->priv->dev->features & NETIF_F_GRO_HW) || !p->split ||
+	    !p->gro_ok || p->l4proto != IPPROTO_TCP || p->payoff > hdr_size ||
+	    skb_copy_bits(from, 0, hdr, p->payoff) ||
+	    !dxsim_gro_flags_ok((const struct tcphdr *)(hdr + p->l4off)))
+		return DXSIM_GRO_ALONE;
+	if (g->skb && dxsim_gro_match(g, hdr, p) &&
+	    dxsim_gro_room(rxq, g->skb, from->len - p->payoff))
+		return DXSIM_GRO_JOIN;
+	return DXSIM_GRO_START;
+}
+
 /*
  * Take @from into the queue's session, or start one with it. False when it
  * is no HW-GRO candidate: the caller receives it on its own, and the session
@@ -155,19 +176,16 @@ bool dxsim_gro_rx(struct dxsim_rxq *rxq, const struct sk_buff *from,
 	u8 hdr[ETH_HLEN + sizeof(struct ipv6hdr) + 60];
 	unsigned int n = from->len - p->payoff;
 	struct dxsim_gro *g = &rxq->gro;
-	const struct tcphdr *th;
+	const struct tcphdr *th = (const void *)(hdr + p->l4off);
+	enum dxsim_gro_how how;
+	u64 t = local_clock();
 
-	if (!(rxq->priv->dev->features & NETIF_F_GRO_HW) || !p->split ||
-	    !p->gro_ok || p->l4proto != IPPROTO_TCP || p->payoff > sizeof(hdr) ||
-	    skb_copy_bits(from, 0, hdr, p->payoff))
-		goto alone;
-	th = (const struct tcphdr *)(hdr + p->l4off);
-	if (!dxsim_gro_flags_ok(th))
-		goto alone;
-
-	if (g->skb && !(dxsim_gro_match(g, hdr, p) &&
-			dxsim_gro_room(rxq, g->skb, n)))
+	how = dxsim_gro_decide(rxq, from, p, hdr, sizeof(hdr));
+	dxsim_dev_time(rxq, t);
+	if (how != DXSIM_GRO_JOIN)
 		dxsim_gro_flush(rxq);
+	if (how == DXSIM_GRO_ALONE)
+		return false;
 
 	if (!g->skb) {
 		g->skb = dxsim_rx_head(rxq, from, p->payoff);
@@ -200,8 +218,4 @@ bool dxsim_gro_rx(struct dxsim_rxq *rxq, const struct sk_buff *from,
 		dxsim_gro_flush(rxq);
 	}
 	return true;
-
-alone:
-	dxsim_gro_flush(rxq);
-	return false;
 }

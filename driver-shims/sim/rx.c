@@ -158,6 +158,7 @@ int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
 
 	while (off < from->len) {
 		unsigned int n, nr = skb_shinfo(skb)->nr_frags;
+		u64 t;
 
 		if (!b->netmem || b->used == rxq->buf_size) {
 			if (dxsim_buf_next(rxq))
@@ -172,8 +173,10 @@ int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
 			skb_add_rx_frag_netmem(skb, nr, b->netmem, b->used, n, n);
 			b->refs++;
 		}
+		t = local_clock();
 		dxsim_dma_write(page_pool_get_dma_addr_netmem(b->netmem) + b->used,
 				from, off, n);
+		dxsim_dev_time(rxq, t);
 		b->used += n;
 		off += n;
 	}
@@ -237,6 +240,7 @@ static void dxsim_rx_one(struct dxsim_rxq *rxq, struct sk_buff *from)
 	unsigned int hlen = from->len;
 	struct sk_buff *skb;
 	struct dxsim_pkt p;
+	u64 t;
 
 	if (atomic_dec_if_positive(&priv->faults.drop) >= 0) {
 		atomic64_inc(&priv->faults.dropped);
@@ -246,8 +250,10 @@ static void dxsim_rx_one(struct dxsim_rxq *rxq, struct sk_buff *from)
 		return;
 	}
 
+	t = local_clock();
 	dxsim_parse(from, &p);
 	p.split = p.payoff && dxsim_split(rxq, from->len);
+	dxsim_dev_time(rxq, t);
 	if (dxsim_gro_rx(rxq, from, &p))
 		return;
 
@@ -280,6 +286,10 @@ int dxsim_poll(struct napi_struct *napi, int budget)
 	}
 	/* A session never outlives the poll that built it. */
 	dxsim_gro_flush(rxq);
+	u64_stats_update_begin(&rxq->stats.syncp);
+	rxq->stats.device_ns += rxq->dev_ns;
+	u64_stats_update_end(&rxq->stats.syncp);
+	rxq->dev_ns = 0;
 	if (done < budget)
 		napi_complete_done(napi, done);
 	return done;

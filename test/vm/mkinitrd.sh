@@ -33,6 +33,8 @@ if [ -x /usr/bin/gnuplot ]; then
 fi
 cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
 cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
+# The kernel's reference devmem client, linked statically.
+cp /src/build/tools/ncdevmem "$stage/usr/bin/ncdevmem"
 find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;
 cp /src/test/vm/init "$stage/init"
 cp /src/test/vm/*.sh "$stage/dx/"
