@@ -196,8 +196,9 @@ static pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
 	char cmd[1024];
 	pid_t pid;
 
-	snprintf(cmd, sizeof(cmd), "exec %s --port %u --bytes %" PRIu64 " >/dev/null",
-		 a->o->sender, f->o.port, f->o.expect);
+	snprintf(cmd, sizeof(cmd), "exec %s --port %u --bytes %" PRIu64 "%s >/dev/null",
+		 a->o->sender, f->o.port, f->o.expect,
+		 f->o.no_verify ? " --fill zero" : "");
 	pid = fork();
 	if (pid == 0) {
 		sigset_t none;

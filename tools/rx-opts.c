@@ -20,7 +20,7 @@ void rx_usage(FILE *f)
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "       devmemx-rx send --addr IP --port PORT --bytes N\n"
-	      "                       [--seed N] [--chunk SIZE] [--timeout SEC]\n"
+	      "                       [--seed N] [--chunk SIZE] [--timeout SEC] [--fill zero]\n"
 	      "       devmemx-rx ab --dev IFNAME --queues LIST [--sizes LIST]\n"
 	      "                     [--providers netdev,devmemx,netdev-nodx | --configs LIST]\n"
 	      "                     [--bytes N]\n"
@@ -57,6 +57,8 @@ void rx_usage(FILE *f)
 	      "  --seed N              pattern seed (default 0x9e3779b97f4a7c15)\n"
 	      "  --chunk SIZE          bytes per write (default 64K)\n"
 	      "  --timeout SEC         give up connecting or sending after SEC s (default 30)\n"
+	      "  --fill zero           send zeros instead of the pattern (for runs nobody\n"
+	      "                        verifies: no CPU spent making the pattern)\n"
 	      "\n"
 	      "SIZE, BYTES and N take a K, M or G suffix (powers of 1024). recv prints one\n"
 	      "JSON line of counters, send prints {\"bytes_sent\":N}. Exit status: 0 when\n"
@@ -92,8 +94,10 @@ void rx_usage(FILE *f)
 	      "  --udmabuf, --hugetlb, --dma-heap  the dma-buf, as for recv (default\n"
 	      "                        --udmabuf 64M --hugetlb: large niovs need it)\n"
 	      "  --sender CMD          start each flow's sender as: CMD --port P --bytes N\n"
-	      "                        (e.g. 'ip netns exec tx devmemx-rx send --addr IP');\n"
-	      "                        without it ab prints what to run on the sender\n"
+	      "                        (e.g. 'ip netns exec tx devmemx-rx send --addr IP'),\n"
+	      "                        with --fill zero added for runs not verified (the\n"
+	      "                        sender shares the machine being measured); without\n"
+	      "                        it ab prints what to run on the sender\n"
 	      "  --load-cmd CMD        (default: modprobe devmemx)\n"
 	      "  --unload-cmd CMD      (default: modprobe -r devmemx)\n"
 	      "  --timeout SEC         per connection and without data (default 120)\n"
@@ -160,7 +164,7 @@ enum {
 	O_DMA_HEAP, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
-	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS,
+	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL,
 };
 
 static int recv_opt(int c, char *arg, int argc, char **argv,
@@ -299,6 +303,11 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 		return 0;
 	case O_TIMEOUT:
 		return parse_timeout(arg, &o->timeout);
+	case O_FILL:
+		if (strcmp(arg, "zero") && strcmp(arg, "pattern"))
+			return dx_bad_usage("bad --fill \"%s\": use pattern or zero", arg);
+		o->zero = !strcmp(arg, "zero");
+		return 0;
 	case ':':
 		return missing_arg(argv);
 	default:
@@ -315,6 +324,7 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "chunk", required_argument, NULL, O_CHUNK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "fill", required_argument, NULL, O_FILL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};

@@ -35,6 +35,7 @@ struct tx_opts {
 	uint64_t seed;
 	uint64_t chunk;
 	int timeout;
+	bool zero;		/* --fill zero: zeros, not the pattern */
 };
 
 /* rx-opts.c: the command line; parse returns < 0 bad usage, > 0 --help. */
