@@ -11,7 +11,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels=${KERNELS:-7.2 7.3} bytes=64M runs=5 seed= sets=main,flows4,grooff
+kernels=${KERNELS:-7.2 7.3} bytes=64M runs=5 seed= sets=main,flows4,grooff,scale
 while getopts k:b:r:s:S: o; do
 	case $o in
 	k) kernels=$OPTARG ;;
@@ -29,11 +29,17 @@ mkdir -p "$out"
 export DX_QEMU_EXTRA="-accel tcg,thread=single -icount shift=0,sleep=off"
 export DX_VM_TIMEOUT=${DX_VM_TIMEOUT:-5400}
 start=$SECONDS
+# Under -icount guest time follows the instructions run, not the host's
+# load: the kernels' VMs run side by side without changing their figures.
+declare -A pid
 for series in $kernels; do
 	dx_log "ab on $(dx_kver "$series"): $bytes per run, $runs runs, sets $sets (QEMU $DX_QEMU_EXTRA)"
-	t=$SECONDS
 	dx_boot "$series" ab.sh "dx.ab_bytes=$bytes" "dx.ab_runs=$runs" \
-		"dx.ab_sets=$sets" ${seed:+"dx.ab_seed=$seed"}
+		"dx.ab_sets=$sets" ${seed:+"dx.ab_seed=$seed"} &
+	pid[$series]=$!
+done
+for series in $kernels; do
+	wait "${pid[$series]}"
 	rc=$?
 	log=$DX_BUILD/vm/$series/results.log
 	tr -d '\r' <"$log" | awk -v d="$out" -v s="$series" '
@@ -41,10 +47,11 @@ for series in $kernels; do
 		/^DX-FILE / { f = d "/" s "-" $2; next }
 		f != "" { print > f; next }
 		/^DX-END$/ { next }
+		/^\[[0-9]+\/[0-9]+\] / { next }
 		{ print > "/dev/stderr" }'
 	grep -q '^DX-END' "$log" && [ $rc = 0 ] && ls "$out/$series-main.md" >/dev/null 2>&1 ||
 		dx_die "the ab VM on $series failed (exit $rc); see build/vm/$series/{results,console}.log"
-	dx_log "ab on $series: $((SECONDS - t)) s"
+	dx_log "ab on $series done after $((SECONDS - start)) s"
 done
 
 # One CSV of all runs, one of all medians, one markdown file, two plots.
@@ -57,9 +64,25 @@ merge "$out"/*.sum.csv >"$out/summary.csv"
 	echo "QEMU TCG with \`$DX_QEMU_EXTRA\`; $bytes per run, $runs timed runs per configuration after a verified one, MTU 9000. Ratios within one run are the result; absolute TCG numbers mean little."
 	for series in $kernels; do
 		for s in ${sets//,/ }; do
-			[ -f "$out/$series-$s.md" ] && cat "$out/$series-$s.md"
+			cat "$out/$series-$s"*.md 2>/dev/null
 		done
 	done
+	# Bind time and metadata against the dma-buf's size.
+	if ls "$out"/*-scale-*.sum.csv >/dev/null 2>&1; then
+		echo
+		echo "### Scale: bind time and metadata against the dma-buf (medians of the timed runs)"
+		echo
+		echo "| kernel | configuration | dma-buf | bind ms | bind ms/GiB | metadata MiB | metadata MiB/GiB |"
+		echo "|---|---|---:|---:|---:|---:|---:|"
+		for f in $(ls "$out"/*-scale-*.sum.csv | sort -V); do
+			mb=$(basename "$f" | sed 's/.*-scale-\([0-9]*\)M\.sum\.csv/\1/')
+			awk -F, -v mb="$mb" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ split($1, t, " "); g = mb / 1024
+				  printf "| %s | %s | %dM | %.1f | %.1f | %.2f | %.3f |\n", t[1], $c["config"], mb,
+					$c["bind_ms_per_gib_median"] * g, $c["bind_ms_per_gib_median"],
+					$c["meta_mib_per_gib_median"] * g, $c["meta_mib_per_gib_median"] }' "$f"
+		done
+	fi
 } >"$out/ab.md"
 for series in $kernels; do rm -f "$out/$series"-*.svg; done
 dx_in_root bash /src/test/vm/ab-plot.sh /src/build/ab ||

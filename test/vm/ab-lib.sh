@@ -26,7 +26,8 @@ ab_run() {
 
 # ab_sets LIST BYTES RUNS SEED OUTDIR [extra args...]: main (every
 # configuration, one flow), flows4 (four flows over queues 2 and 3),
-# grooff (devmemx 4K and 64K with rx-gro-hw off).
+# grooff (devmemx 4K and 64K with rx-gro-hw off), scale (bind time and
+# metadata from 64M dma-bufs to 1G).
 ab_sets() {
 	local sets=$1 bytes=$2 runs=$3 seed=$4 out=$5 s
 	shift 5
@@ -41,7 +42,25 @@ ab_sets() {
 			ab_run grooff "$out" --configs devmemx-4K,devmemx-64K --queues 2 \
 				--bytes "$bytes" --runs "$runs" ${seed:+--seed $seed} "$@"
 			ip netns exec rx ethtool -K dxsim1 rx-gro-hw on ;;
+		scale) ab_scale "$out" "$@" ;;
 		*) fail "unknown ab set $s" ;;
 		esac
 	done
+}
+
+# ab_scale OUTDIR [args...]: bind time and metadata against the dma-buf's
+# size, 64M to 1G of hugetlb memory (udmabuf.size_limit_mb=1024 in the VM):
+# in-tree 4K, devmemx 4K and 64K, 1M moved per run, 3 timed runs.
+ab_scale() {
+	local out=$1 mb pages
+	shift
+	for mb in 64 256 1024; do
+		pages=$((mb / 2 + 8))
+		echo $pages >/proc/sys/vm/nr_hugepages
+		[ "$(cat /proc/sys/vm/nr_hugepages)" -ge $pages ] ||
+			{ echo "scale: only $(cat /proc/sys/vm/nr_hugepages) huge pages, $pages needed; stopping at $mb M" >&2; break; }
+		ab_run "scale-${mb}M" "$out" --configs netdev-4K,devmemx-4K,devmemx-64K \
+			--queues 2 --bytes 1M --runs 3 --udmabuf ${mb}M --hugetlb "$@"
+	done
+	echo 64 >/proc/sys/vm/nr_hugepages
 }
