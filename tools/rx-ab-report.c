@@ -17,7 +17,7 @@
 
 #define GIB	1073741824.0
 
-enum { M_MBPS, M_CPU, M_CPU_NODEV, M_SOFTIRQ, M_RXCPU, M_TXCPU, M_RECVMSG,
+enum { M_MBPS, M_CPU, M_CPU_NODEV, M_SCHED, M_SCHED_NODEV, M_SOFTIRQ, M_RXCPU, M_TXCPU, M_RECVMSG,
        M_CMSGS, M_TOKENS, M_DONTNEED, M_PPALLOC, M_GRO, M_BIND, M_META,
        AB_NM };
 
@@ -33,6 +33,8 @@ static const struct ab_metric ab_metrics[AB_NM] = {
 	[M_MBPS] = { "mb_per_s", "MB/s", F_RATE },
 	[M_CPU] = { "cpu_s_per_gib", "CPU s/GiB", F_SEC },
 	[M_CPU_NODEV] = { "cpu_nodev_s_per_gib", "w/o device", F_SEC },
+	[M_SCHED] = { "task_s_per_gib", "task s/GiB", F_SEC },
+	[M_SCHED_NODEV] = { "task_nodev_s_per_gib", "task w/o device", F_SEC },
 	[M_SOFTIRQ] = { "softirq_s_per_gib", "softirq s/GiB", F_SEC },
 	[M_RXCPU] = { "rx_cpu_s_per_gib", "receiver s/GiB", F_SEC },
 	[M_TXCPU] = { "tx_cpu_s_per_gib", "sender s/GiB", F_SEC },
@@ -90,6 +92,9 @@ static void ab_values(const struct ab_result *r, double m[AB_NM])
 	m[M_MBPS] = r->wall > 0 ? r->bytes / r->wall / 1e6 : NAN;
 	m[M_CPU] = busy / g;
 	m[M_CPU_NODEV] = r->have_device ? (busy - r->device_ns / 1e9) / g : NAN;
+	m[M_SCHED] = r->have_sched ? r->sched_ns / 1e9 / g : NAN;
+	m[M_SCHED_NODEV] = r->have_sched && r->have_device ?
+			   ((double)r->sched_ns - r->device_ns) / 1e9 / g : NAN;
 	m[M_SOFTIRQ] = r->cpu[AB_SOFTIRQ] / tck / g;
 	m[M_RXCPU] = (r->rx_user + r->rx_sys) / g;
 	m[M_TXCPU] = r->have_tx ? (r->tx_user + r->tx_sys) / g : NAN;
@@ -165,23 +170,34 @@ static void ab_put(FILE *f, double v, enum ab_fmt fmt)
 }
 
 /*
- * The CPU figure the bar applies to: without device time when the driver
- * reports it. (A local sender stays in: without IRQ time accounting, as in
- * Debian's config, its rusage holds the receive softirq run in its context.)
+ * The CPU figure the bar applies to: the tasks' run time from schedstat
+ * (sched_clock ns; /proc/stat's fields are tick samples, a few percent of
+ * noise per run here), without device time when the driver reports it.
+ * Without IRQ time accounting (Debian's config) softirq work is part of the
+ * task it interrupted; softirq run from idle is left out.
  */
 static int ab_bar_metric(const struct ab_result *r, unsigned int n)
 {
-	bool dev = n > 0;
+	bool dev = n > 0, sched = n > 0;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		dev &= r[i].have_device;
+		sched &= r[i].have_sched;
+	}
+	if (sched)
+		return dev ? M_SCHED_NODEV : M_SCHED;
 	return dev ? M_CPU_NODEV : M_CPU;
 }
 
 static const char *ab_bar_name(int cpu)
 {
-	return cpu == M_CPU_NODEV ? "CPU s/GiB w/o device" : "CPU s/GiB";
+	switch (cpu) {
+	case M_SCHED_NODEV: return "task s/GiB w/o device";
+	case M_SCHED: return "task s/GiB";
+	case M_CPU_NODEV: return "CPU s/GiB w/o device";
+	default: return "CPU s/GiB";
+	}
 }
 
 static const struct ab_agg *ab_find(const struct ab_cfg *cfgs,
@@ -268,12 +284,12 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 	fprintf(f, "\n### %s%skernel %s, %s, %u flow%s, %s per run, seed %" PRIu64 "\n\n",
 		o->tag ? o->tag : "", o->tag ? ": " : "", ab_kernel(), o->dev,
 		o->flows, o->flows > 1 ? "s" : "", sz, o->seed);
-	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound); CPU is the whole machine's from /proc/stat, w/o the device's time (rx<N>_device_ns) where the driver reports it; spread = (max - min) / median of %s, the figure the ratios use.\n\n",
+	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound); CPU is the whole machine's from /proc/stat (tick samples), task the whole machine's tasks' run time from /proc/schedstat (ns), each also w/o the device's time (rx<N>_device_ns) where the driver reports it; spread = (max - min) / median of %s, the figure the ratios use.\n\n",
 		ab_bar_name(cpu));
 	fprintf(f, "| configuration | runs |");
 	for (k = 0; k < AB_NM; k++) {
 		fprintf(f, " %s |", ab_metrics[k].head);
-		if (k == M_CPU_NODEV)
+		if (k == M_SCHED_NODEV)
 			fprintf(f, " spread |");
 	}
 	fprintf(f, "\n|---|---:|");
@@ -285,7 +301,7 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 		fprintf(f, "| %s | %u |", cfgs[i].name, g[i].runs);
 		for (k = 0; k < AB_NM; k++) {
 			ab_put(f, g[i].med[k], ab_metrics[k].fmt);
-			if (k == M_CPU_NODEV) {
+			if (k == M_SCHED_NODEV) {
 				double s = (g[i].max[cpu] - g[i].min[cpu]) /
 					   g[i].med[cpu];
 
@@ -329,7 +345,7 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 
 	if (!f)
 		return -errno;
-	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source\n");
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source\n");
 	for (i = 0; i < n; i++) {
 		const struct ab_result *x = &r[i];
 
@@ -360,6 +376,9 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 			x->q.gro_bytes, x->q.gro_wire_packets);
 		if (x->have_device)
 			fprintf(f, "%" PRIu64, x->device_ns);
+		fputc(',', f);
+		if (x->have_sched)
+			fprintf(f, "%" PRIu64, x->sched_ns);
 		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
 			x->bind_sec, x->dmabuf_bytes, x->niov_count,
 			x->meta_bytes, x->meta_source ? x->meta_source : "none");

@@ -182,6 +182,7 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 	getrusage(RUSAGE_SELF, &ru);
 	s->rx_user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	s->rx_sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	s->have_sched = ab_sched_read(&s->sched_ns);
 	ret = ab_cpu_read(s->cpu);
 	if (!ret)
 		ret = ab_qstats_read(a->ro.ifindex, a->ro.queues, a->ro.nqueues,
@@ -273,6 +274,8 @@ static void ab_delta(struct ab_result *r, const struct ab_snap *s0,
 	r->q.gro_bytes = s1->q.gro_bytes - s0->q.gro_bytes;
 	r->q.gro_wire_packets = s1->q.gro_wire_packets - s0->q.gro_wire_packets;
 	r->device_ns = s1->device_ns - s0->device_ns;
+	r->sched_ns = s1->sched_ns - s0->sched_ns;
+	r->have_sched = s0->have_sched && s1->have_sched;
 }
 
 /* Listen, steer, and (with --sender) start the sender of every flow. */
@@ -289,6 +292,13 @@ static int ab_flows_open(struct ab *a, struct ab_flow *fl, uint32_t id,
 		f->o.port = a->o->port + i;
 		f->o.queues[0] = a->ro.queues[i % a->ro.nqueues];
 		f->o.expect = a->o->bytes / a->o->flows;
+		/*
+		 * The verified pass proves the configuration; timing is later.
+		 * (A sender of the user's sends --bytes every time.)
+		 */
+		if (verify && !a->o->verify && a->o->sender &&
+		    a->o->bytes > AB_VERIFY_BYTES)
+			f->o.expect = AB_VERIFY_BYTES / a->o->flows;
 		f->o.no_verify = !verify;
 		f->buf = &a->buf;
 		f->id = id;

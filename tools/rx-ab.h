@@ -17,6 +17,7 @@
 #define AB_MAX_CFGS	24
 #define AB_MAX_FLOWS	16
 #define AB_MAX_RUNS	1000
+#define AB_VERIFY_BYTES	(64ULL << 20)	/* at most, per verified pass run */
 
 /* Who binds: in-tree netdev (with devmemx loaded or not), or devmemx. */
 enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_NPROV };
@@ -72,6 +73,8 @@ struct ab_snap {
 	struct ab_qstats q;
 	uint64_t device_ns;
 	bool have_device;
+	uint64_t sched_ns;		/* /proc/schedstat: tasks' run time */
+	bool have_sched;
 };
 
 /* One run: everything the CSV row holds. */
@@ -90,6 +93,8 @@ struct ab_result {
 	struct ab_qstats q;
 	uint64_t device_ns;
 	bool have_device;
+	uint64_t sched_ns;
+	bool have_sched;
 	double bind_sec;
 	uint64_t dmabuf_bytes;
 	uint64_t niov_count;
@@ -104,6 +109,8 @@ const char *ab_prov_name(enum ab_prov p);
 /* rx-ab-stats.c: each returns 0 or -errno (after a message). */
 double ab_now(void);
 int ab_cpu_read(uint64_t cpu[AB_NCPU]);
+/* Sum over CPUs of the time tasks ran (ns, /proc/schedstat); false if none. */
+bool ab_sched_read(uint64_t *ns);
 long ab_clk_tck(void);
 int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
 		   unsigned int nqueues, struct ab_qstats *q);
