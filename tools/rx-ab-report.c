@@ -17,7 +17,7 @@
 
 #define GIB	1073741824.0
 
-enum { M_MBPS, M_CPU, M_CPU_NODEV, M_SCHED, M_SCHED_NODEV, M_SOFTIRQ, M_RXCPU, M_TXCPU, M_RECVMSG,
+enum { M_MBPS, M_CPU, M_CPU_NODEV, M_SOFTIRQ, M_RXCPU, M_TXCPU, M_RECVMSG,
        M_CMSGS, M_TOKENS, M_DONTNEED, M_PPALLOC, M_GRO, M_BIND, M_META,
        AB_NM };
 
@@ -33,8 +33,6 @@ static const struct ab_metric ab_metrics[AB_NM] = {
 	[M_MBPS] = { "mb_per_s", "MB/s", F_RATE },
 	[M_CPU] = { "cpu_s_per_gib", "CPU s/GiB", F_SEC },
 	[M_CPU_NODEV] = { "cpu_nodev_s_per_gib", "w/o device", F_SEC },
-	[M_SCHED] = { "task_s_per_gib", "task s/GiB", F_SEC },
-	[M_SCHED_NODEV] = { "task_nodev_s_per_gib", "task w/o device", F_SEC },
 	[M_SOFTIRQ] = { "softirq_s_per_gib", "softirq s/GiB", F_SEC },
 	[M_RXCPU] = { "rx_cpu_s_per_gib", "receiver s/GiB", F_SEC },
 	[M_TXCPU] = { "tx_cpu_s_per_gib", "sender s/GiB", F_SEC },
@@ -92,9 +90,6 @@ static void ab_values(const struct ab_result *r, double m[AB_NM])
 	m[M_MBPS] = r->wall > 0 ? r->bytes / r->wall / 1e6 : NAN;
 	m[M_CPU] = busy / g;
 	m[M_CPU_NODEV] = r->have_device ? (busy - r->device_ns / 1e9) / g : NAN;
-	m[M_SCHED] = r->have_sched ? r->sched_ns / 1e9 / g : NAN;
-	m[M_SCHED_NODEV] = r->have_sched && r->have_device ?
-			   ((double)r->sched_ns - r->device_ns) / 1e9 / g : NAN;
 	m[M_SOFTIRQ] = r->cpu[AB_SOFTIRQ] / tck / g;
 	m[M_RXCPU] = (r->rx_user + r->rx_sys) / g;
 	m[M_TXCPU] = r->have_tx ? (r->tx_user + r->tx_sys) / g : NAN;
@@ -170,34 +165,24 @@ static void ab_put(FILE *f, double v, enum ab_fmt fmt)
 }
 
 /*
- * The CPU figure the bar applies to: the tasks' run time from schedstat
- * (sched_clock ns; /proc/stat's fields are tick samples, a few percent of
- * noise per run here), without device time when the driver reports it.
- * Without IRQ time accounting (Debian's config) softirq work is part of the
- * task it interrupted; softirq run from idle is left out.
+ * The CPU figure the bar applies to: /proc/stat's, without device time when
+ * the driver reports it. (schedstat's run time goes to the CSV only: it is
+ * added when a task switches out, so a task running across a snapshot
+ * lands in the wrong run.)
  */
 static int ab_bar_metric(const struct ab_result *r, unsigned int n)
 {
-	bool dev = n > 0, sched = n > 0;
+	bool dev = n > 0;
 	unsigned int i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		dev &= r[i].have_device;
-		sched &= r[i].have_sched;
-	}
-	if (sched)
-		return dev ? M_SCHED_NODEV : M_SCHED;
 	return dev ? M_CPU_NODEV : M_CPU;
 }
 
 static const char *ab_bar_name(int cpu)
 {
-	switch (cpu) {
-	case M_SCHED_NODEV: return "task s/GiB w/o device";
-	case M_SCHED: return "task s/GiB";
-	case M_CPU_NODEV: return "CPU s/GiB w/o device";
-	default: return "CPU s/GiB";
-	}
+	return cpu == M_CPU_NODEV ? "CPU s/GiB w/o device" : "CPU s/GiB";
 }
 
 static const struct ab_agg *ab_find(const struct ab_cfg *cfgs,
@@ -284,12 +269,12 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 	fprintf(f, "\n### %s%skernel %s, %s, %u flow%s, %s per run, seed %" PRIu64 "\n\n",
 		o->tag ? o->tag : "", o->tag ? ": " : "", ab_kernel(), o->dev,
 		o->flows, o->flows > 1 ? "s" : "", sz, o->seed);
-	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound); CPU is the whole machine's from /proc/stat (tick samples), task the whole machine's tasks' run time from /proc/schedstat (ns), each also w/o the device's time (rx<N>_device_ns) where the driver reports it; spread = (max - min) / median of %s, the figure the ratios use.\n\n",
+	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound); CPU is the whole machine's from /proc/stat (tick samples), also w/o the device's time (rx<N>_device_ns) where the driver reports it; spread = (max - min) / median of %s, the figure the ratios use.\n\n",
 		ab_bar_name(cpu));
 	fprintf(f, "| configuration | runs |");
 	for (k = 0; k < AB_NM; k++) {
 		fprintf(f, " %s |", ab_metrics[k].head);
-		if (k == M_SCHED_NODEV)
+		if (k == M_CPU_NODEV)
 			fprintf(f, " spread |");
 	}
 	fprintf(f, "\n|---|---:|");
@@ -301,7 +286,7 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 		fprintf(f, "| %s | %u |", cfgs[i].name, g[i].runs);
 		for (k = 0; k < AB_NM; k++) {
 			ab_put(f, g[i].med[k], ab_metrics[k].fmt);
-			if (k == M_SCHED_NODEV) {
+			if (k == M_CPU_NODEV) {
 				double s = (g[i].max[cpu] - g[i].min[cpu]) /
 					   g[i].med[cpu];
 

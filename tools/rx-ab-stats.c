@@ -471,9 +471,8 @@ void ab_flush_deferred(void)
 			close(fd);
 		return;
 	}
+	/* Every CPU, also outside the mask we run under (taskset). */
 	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
-		if (!CPU_ISSET(cpu, &old))
-			continue;
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
 		if (!sched_setaffinity(0, sizeof(one), &one))

@@ -12,11 +12,14 @@ ab_configs() {
 
 # ab_run NAME OUTDIR [devmemx-rx ab args...]: one runner invocation in
 # netns rx, the sender in netns tx; files OUTDIR/NAME.{csv,sum.csv,md}.
+# The sender (and the receive softirq its transmit raises) runs on CPU 0,
+# the receiver on CPU 1: left to the scheduler, the two sometimes share a
+# CPU and sometimes not, and the CPU figures of a run jump between the two.
 ab_run() {
 	local name=$1 out=$2
 	shift 2
-	ip netns exec rx devmemx-rx ab --dev dxsim1 \
-		--sender "/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
+	ip netns exec rx taskset -c 1 devmemx-rx ab --dev dxsim1 \
+		--sender "taskset -c 0 /sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
 		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr)" \
 		--unload-cmd "rmmod devmemx" --udmabuf 64M --hugetlb \
 		--tag "$DX_SERIES $name" --csv "$out/$name.csv" \
