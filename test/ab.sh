@@ -8,10 +8,17 @@
 # ratios, also printed), cpu.svg and cmsgs.svg.
 #
 # usage: ab.sh [-k "7.2 7.3"] [-b BYTES] [-r RUNS] [-s SEED] [-S SETS]
+#
+# Bytes per run: /proc/stat samples CPU per tick (HZ 250, reported in 10 ms
+# units). With 16M per run a run held about 25 busy ticks and the same
+# configuration spread 8-25% (max-min over median); 64M with the fast
+# sender, 17-36%; 512M (about 190 ticks, sender and receiver pinned) 2-47%,
+# most 10-20%, so a median of 5 is good to a few percent: enough to read the
+# 0.70 and 1/8 bars, marginal for 1.01-1.03. Flow (guest) times are under 1%.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels=${KERNELS:-7.2 7.3} bytes=64M runs=5 seed= sets=main,flows4,grooff,scale
+kernels=${KERNELS:-7.2 7.3} bytes=512M runs=5 seed= sets=main,flows4,grooff,scale
 while getopts k:b:r:s:S: o; do
 	case $o in
 	k) kernels=$OPTARG ;;
