@@ -19,6 +19,9 @@ test: all
 demo: all
 	bash test/demo.sh
 
+ab: all
+	bash test/ab.sh
+
 check: all
 	$(ROOT_RUN) make -C /src in-root-check KERNELS="$(KERNELS)"
 
@@ -91,4 +94,4 @@ in-root-generate:
 in-root-check-generated:
 	uapi/regen.sh --check
 
-.PHONY: all root test demo check generate clean in-root-build in-root-generate
+.PHONY: all root test demo ab check generate clean in-root-build in-root-generate

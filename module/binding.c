@@ -165,6 +165,12 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 		err = devmemx_fill_run(b, &runs[r], &b->regions[used++], n);
 		n += runs[r].len >> b->niov_shift;
 	}
+	/* A gen_pool chunk per region holds a bit per niov. */
+	b->metadata = sizeof(*b) + (u64)b->niov_count *
+		      (sizeof(*b->niovs) + sizeof(*b->owners)) +
+		      (u64)nr * sizeof(*b->regions) +
+		      (u64)used * sizeof(struct gen_pool_chunk) +
+		      BITS_TO_LONGS(b->niov_count) * sizeof(long);
 out:
 	kvfree(runs);
 	return err;

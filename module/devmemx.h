@@ -77,6 +77,7 @@ struct devmemx_binding {
 	unsigned int niov_shift;
 	u64 carved;
 	u64 wasted;
+	u64 metadata;		/* bytes of the above bookkeeping */
 
 	atomic_t in_use;
 	atomic_t high_water;

@@ -91,7 +91,9 @@ static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_SIZE, 1U << b->niov_shift) ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_COUNT, b->niov_count) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_CARVED, b->carved, 0) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_WASTED, b->wasted, 0))
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_WASTED, b->wasted, 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_METADATA_BYTES,
+			      b->metadata, 0))
 		return -EMSGSIZE;
 	genlmsg_end(rsp, hdr);
 	return 0;
@@ -288,6 +290,8 @@ static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *
 			      atomic64_read(&b->alloc_failures), 0) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
 			      b->dmabuf->size, 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_METADATA_BYTES,
+			      b->metadata, 0) ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_CREATOR_PID, b->creator) ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_PAGE_POOLS,
 			atomic_read(&b->page_pools))) {

@@ -60,6 +60,7 @@ dx_in_root() {
 # $2 (a script under /dx) and powers off. Output lands in build/vm/$1:
 # console.log (the kernel log), results.log (the script's output).
 # usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
+# DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting) adds QEMU flags.
 dx_boot() {
 	local series=$1 script=$2 kver out
 	shift 2
@@ -77,5 +78,5 @@ dx_boot() {
 		-serial "file:/src/build/vm/$series/console.log" \
 		-serial "file:/src/build/vm/$series/results.log" \
 		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.run=$script $*" \
-		>"$out/qemu.log" 2>&1
+		${DX_QEMU_EXTRA:-} >"$out/qemu.log" 2>&1
 }

@@ -13,7 +13,7 @@ PACKAGES=(
 	dwarves dkms curl xz-utils
 	libnl-3-dev libnl-genl-3-dev pkgconf
 	busybox-static ethtool iproute2 procps
-	qemu-system-x86
+	qemu-system-x86 gnuplot-nox
 )
 # The suite each kernel comes from.
 declare -A SUITE=([6.12]=trixie [7.2]=trixie-backports [7.3]=trixie-backports)

@@ -28,7 +28,7 @@ static void rx_on_signal(int sig)
  * SIGINT and SIGTERM stay blocked and are taken only in rx_wait(), so every
  * exit goes through the cleanup that deletes the flow rule.
  */
-static void rx_signals_setup(void)
+void rx_signals_setup(void)
 {
 	struct sigaction sa = { .sa_handler = rx_on_signal };
 	sigset_t block;
@@ -194,6 +194,8 @@ int main(int argc, char **argv)
 			return ret > 0 ? 0 : 2;
 		return tx_send(&to) ? 1 : 0;
 	}
+	if (!strcmp(cmd, "ab"))
+		return rx_ab(argc - 1, argv + 1);
 	if (!strcmp(cmd, "pools") && argc == 2)
 		return rx_netdev_list(RX_LIST_POOLS) ? 1 : 0;
 	if (!strcmp(cmd, "queues") && argc == 2)

@@ -130,6 +130,12 @@ static int devmemx_reply(const struct dx_reply *r, void *arg)
 	if (!r->tb[DEVMEMX_A_BINDING_ID])
 		return -EPROTO;
 	b->id = nla_get_u32(r->tb[DEVMEMX_A_BINDING_ID]);
+	if (r->tb[DEVMEMX_A_BINDING_NIOV_SIZE])
+		b->niov_size = nla_get_u32(r->tb[DEVMEMX_A_BINDING_NIOV_SIZE]);
+	if (r->tb[DEVMEMX_A_BINDING_NIOV_COUNT])
+		b->niov_count = nla_get_u32(r->tb[DEVMEMX_A_BINDING_NIOV_COUNT]);
+	if (r->tb[DEVMEMX_A_BINDING_METADATA_BYTES])
+		b->meta_bytes = nla_get_u64(r->tb[DEVMEMX_A_BINDING_METADATA_BYTES]);
 	return 0;
 }
 

@@ -5,9 +5,10 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pattern.h"
-#include "rx.h"
+#include "rx-ab.h"
 #include "util.h"
 
 #define RX_DEFAULT_TIMEOUT	30
@@ -19,7 +20,15 @@ void rx_usage(FILE *f)
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "       devmemx-rx send --addr IP --port PORT --bytes N\n"
-	      "                       [--seed N] [--chunk SIZE] [--timeout SEC]\n"
+	      "                       [--seed N] [--chunk SIZE] [--timeout SEC] [--fill zero]\n"
+	      "       devmemx-rx ab --dev IFNAME --queues LIST [--sizes LIST]\n"
+	      "                     [--providers netdev,devmemx,netdev-nodx | --configs LIST]\n"
+	      "                     [--bytes N]\n"
+	      "                     [--runs N] [--flows N] [--seed N] [--verify]\n"
+	      "                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
+	      "                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE]\n"
+	      "                     [--listen ADDR] [--sender CMD] [--load-cmd CMD]\n"
+	      "                     [--unload-cmd CMD] [--timeout SEC]\n"
 	      "       devmemx-rx pools | queues | qstats\n"
 	      "       devmemx-rx --help\n"
 	      "\n"
@@ -48,10 +57,52 @@ void rx_usage(FILE *f)
 	      "  --seed N              pattern seed (default 0x9e3779b97f4a7c15)\n"
 	      "  --chunk SIZE          bytes per write (default 1M)\n"
 	      "  --timeout SEC         give up connecting or sending after SEC s (default 30)\n"
+	      "  --fill zero           send zeros instead of the pattern (for runs nobody\n"
+	      "                        verifies: no CPU spent making the pattern)\n"
 	      "\n"
 	      "SIZE, BYTES and N take a K, M or G suffix (powers of 1024). recv prints one\n"
 	      "JSON line of counters, send prints {\"bytes_sent\":N}. Exit status: 0 when\n"
 	      "every byte arrived and verified, 1 on failure, 2 on bad usage.\n"
+	      "\n"
+	      "ab: A/B benchmark of in-tree devmem against devmemx. Each configuration\n"
+	      "(provider x niov size) binds the dma-buf, receives --bytes over --flows\n"
+	      "connections and unbinds, per run; one verified pass of every configuration\n"
+	      "first, then --runs rounds of timed runs, each round in an order shuffled\n"
+	      "from the printed seed. Per run: whole-machine CPU (/proc/stat), the\n"
+	      "receiver's own CPU, recvmsg calls, cmsgs, tokens, SO_DEVMEM_DONTNEED calls,\n"
+	      "page-pool allocations, HW-GRO qstats, device time (rx<N>_device_ns in\n"
+	      "ethtool -S, where the driver has it), bind time and metadata; then medians\n"
+	      "per GiB and the ratios devmemx is judged by.\n"
+	      "  --sizes LIST          niov sizes, e.g. 4K,16K,64K (default 4K); in-tree\n"
+	      "                        sizes above 4K need Linux 7.3\n"
+	      "  --providers LIST      netdev, devmemx, netdev-nodx (in-tree with devmemx\n"
+	      "                        unloaded: --unload-cmd before, --load-cmd after)\n"
+	      "                        (default netdev,devmemx)\n"
+	      "  --configs LIST        exactly these, e.g. netdev-4K,devmemx-64K,netdev-nodx-4K\n"
+	      "                        (instead of every provider at every size)\n"
+	      "  --bytes N             per run, over all flows (default 64M)\n"
+	      "  --runs N              timed runs per configuration (default 5)\n"
+	      "  --flows N             connections per run, on ports PORT..PORT+N-1, flow i\n"
+	      "                        steered to queue i of LIST (default 1)\n"
+	      "  --seed N              the order's seed (default: from the clock, printed)\n"
+	      "  --verify              verify the timed runs too (slower); without it the\n"
+	      "                        verified pass moves at most 64M per run when ab\n"
+	      "                        starts the sender\n"
+	      "  --csv FILE            one row per run, raw counters\n"
+	      "  --summary FILE        one row per configuration: median, min, max per GiB\n"
+	      "  --md FILE             the table printed at the end, as markdown\n"
+	      "  --tag TEXT            a label for the table and the CSV rows (no commas)\n"
+	      "  --port PORT           first port (default 7400)\n"
+	      "  --udmabuf, --hugetlb, --dma-heap  the dma-buf, as for recv (default\n"
+	      "                        --udmabuf 64M --hugetlb: large niovs need it)\n"
+	      "  --sender CMD          start each flow's sender as: CMD --port P --bytes N\n"
+	      "                        (e.g. 'ip netns exec tx devmemx-rx send --addr IP'),\n"
+	      "                        with --fill zero added for runs not verified (the\n"
+	      "                        sender shares the machine being measured); without\n"
+	      "                        it ab prints what to run on the sender\n"
+	      "  --load-cmd CMD        (default: modprobe devmemx)\n"
+	      "  --unload-cmd CMD      (default: modprobe -r devmemx)\n"
+	      "  --timeout SEC         per connection and without data (default 120)\n"
 	      "\n"
 	      "pools, queues: the page pools and queues the netdev family lists in this\n"
 	      "network namespace, one JSON line each (with the binding id as dmabuf)\n"
@@ -113,7 +164,9 @@ static int positional(int argc, char **argv, const char *cmd)
 enum {
 	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
 	O_DMA_HEAP, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
-	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK,
+	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
+	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
+	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL,
 };
 
 static int recv_opt(int c, char *arg, int argc, char **argv,
@@ -252,6 +305,11 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 		return 0;
 	case O_TIMEOUT:
 		return parse_timeout(arg, &o->timeout);
+	case O_FILL:
+		if (strcmp(arg, "zero") && strcmp(arg, "pattern"))
+			return dx_bad_usage("bad --fill \"%s\": use pattern or zero", arg);
+		o->zero = !strcmp(arg, "zero");
+		return 0;
 	case ':':
 		return missing_arg(argv);
 	default:
@@ -268,6 +326,7 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "chunk", required_argument, NULL, O_CHUNK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "fill", required_argument, NULL, O_FILL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -296,4 +355,215 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 	if (!got_bytes)
 		return dx_bad_usage("send needs --bytes N");
 	return 0;
+}
+
+/* ---- ab ----------------------------------------------------------------- */
+
+static int ab_sizes(char *arg, struct ab_opts *o)
+{
+	char *save = NULL, *t;
+
+	o->nsizes = 0;
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->nsizes == AB_MAX_SIZES)
+			return dx_bad_usage("more than %d sizes in --sizes",
+					    AB_MAX_SIZES);
+		if (dx_parse_buf_size(t, "--sizes", &o->sizes[o->nsizes]))
+			return -EINVAL;
+		o->nsizes++;
+	}
+	return o->nsizes ? 0 : dx_bad_usage("--sizes needs at least one size");
+}
+
+static int ab_providers(char *arg, struct ab_opts *o)
+{
+	char *save = NULL, *t;
+	unsigned int p, i;
+
+	o->nprovs = 0;
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
+			;
+		if (p == AB_NPROV)
+			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx or netdev-nodx",
+					    t);
+		for (i = 0; i < o->nprovs; i++)
+			if (o->provs[i] == p)
+				return dx_bad_usage("provider \"%s\" twice in --providers",
+						    t);
+		o->provs[o->nprovs++] = p;
+	}
+	return o->nprovs ? 0 : dx_bad_usage("--providers needs at least one provider");
+}
+
+/* "netdev-4K,devmemx-64K,netdev-nodx-4K": provider, dash, niov size. */
+static int ab_configs(char *arg, struct ab_opts *o)
+{
+	char *save = NULL, *t, *dash;
+	unsigned int p;
+
+	o->nconfigs = 0;
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		dash = strrchr(t, '-');
+		if (!dash)
+			return dx_bad_usage("bad configuration \"%s\" in --configs: use PROVIDER-SIZE, e.g. devmemx-64K",
+					    t);
+		*dash = '\0';
+		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
+			;
+		if (p == AB_NPROV)
+			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx or netdev-nodx",
+					    t);
+		if (o->nconfigs == AB_MAX_CFGS)
+			return dx_bad_usage("more than %d configurations in --configs",
+					    AB_MAX_CFGS);
+		o->configs[o->nconfigs].prov = p;
+		if (dx_parse_buf_size(dash + 1, "--configs",
+				      &o->configs[o->nconfigs].size))
+			return -EINVAL;
+		o->nconfigs++;
+	}
+	return o->nconfigs ? 0 : dx_bad_usage("--configs needs at least one configuration");
+}
+
+static int ab_count(const char *s, const char *opt, uint64_t max,
+		    unsigned int *out)
+{
+	uint64_t v;
+
+	if (dx_parse_uint(s, opt, 1, max, &v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o,
+		  bool *got_buf)
+{
+	switch (c) {
+	case O_DEV: o->dev = arg; return 0;
+	case O_QUEUES:
+		return dx_parse_queues(arg, "--queues", o->queues, DX_MAX_QUEUES,
+				       &o->nqueues);
+	case O_SIZES: return ab_sizes(arg, o);
+	case O_PROVIDERS: return ab_providers(arg, o);
+	case O_CONFIGS: return ab_configs(arg, o);
+	case O_BYTES: return dx_parse_size(arg, "--bytes", &o->bytes);
+	case O_RUNS: return ab_count(arg, "--runs", AB_MAX_RUNS, &o->runs);
+	case O_FLOWS: return ab_count(arg, "--flows", AB_MAX_FLOWS, &o->flows);
+	case O_SEED:
+		o->seed_set = true;
+		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
+	case O_VERIFY: o->verify = true; return 0;
+	case O_CSV: o->csv = arg; return 0;
+	case O_SUMMARY: o->summary = arg; return 0;
+	case O_MD: o->md = arg; return 0;
+	case O_TAG:
+		if (strpbrk(arg, ",\n\""))
+			return dx_bad_usage("bad --tag \"%s\": no commas, quotes or newlines",
+					    arg);
+		o->tag = arg;
+		return 0;
+	case O_PORT: return parse_port(arg, "--port", &o->port);
+	case O_UDMABUF:
+		*got_buf = true;
+		o->buf.kind = DX_UDMABUF;
+		return dx_parse_size(arg, "--udmabuf", &o->buf.size);
+	case O_HUGETLB: o->buf.hugetlb = true; return 0;
+	case O_DMA_HEAP:
+		if (optind >= argc)
+			return dx_bad_usage("--dma-heap %s needs a SIZE after the heap name",
+					    arg);
+		*got_buf = true;
+		o->buf.kind = DX_DMA_HEAP;
+		o->buf.heap = arg;
+		return dx_parse_size(argv[optind++], "--dma-heap", &o->buf.size);
+	case O_LISTEN: o->listen = arg; return 0;
+	case O_SENDER: o->sender = arg; return 0;
+	case O_LOAD_CMD: o->load_cmd = arg; return 0;
+	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
+	case O_TIMEOUT: return parse_timeout(arg, &o->timeout);
+	case ':': return missing_arg(argv);
+	default: return unknown_option(argv, "ab");
+	}
+}
+
+static int ab_check(struct ab_opts *o)
+{
+	if (!o->dev)
+		return dx_bad_usage("ab needs --dev IFNAME");
+	if (!o->nqueues)
+		return dx_bad_usage("ab needs --queues LIST (e.g. --queues 2)");
+	if (o->bytes < o->flows)
+		return dx_bad_usage("--bytes must be at least one byte per flow");
+	if (o->bytes % o->flows)
+		return dx_bad_usage("--bytes %" PRIu64 " does not split evenly over %u flows",
+				    o->bytes, o->flows);
+	if ((uint32_t)o->port + o->flows - 1 > 65535)
+		return dx_bad_usage("--port %u with %u flows runs past port 65535",
+				    o->port, o->flows);
+	if (o->listen && !is_addr(o->listen))
+		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
+				    o->listen);
+	return dx_dmabuf_check(&o->buf) ? -EINVAL : 0;
+}
+
+int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
+{
+	static const struct option opts[] = {
+		{ "dev", required_argument, NULL, O_DEV },
+		{ "queues", required_argument, NULL, O_QUEUES },
+		{ "sizes", required_argument, NULL, O_SIZES },
+		{ "providers", required_argument, NULL, O_PROVIDERS },
+		{ "configs", required_argument, NULL, O_CONFIGS },
+		{ "bytes", required_argument, NULL, O_BYTES },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "flows", required_argument, NULL, O_FLOWS },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "csv", required_argument, NULL, O_CSV },
+		{ "summary", required_argument, NULL, O_SUMMARY },
+		{ "md", required_argument, NULL, O_MD },
+		{ "tag", required_argument, NULL, O_TAG },
+		{ "port", required_argument, NULL, O_PORT },
+		{ "udmabuf", required_argument, NULL, O_UDMABUF },
+		{ "hugetlb", no_argument, NULL, O_HUGETLB },
+		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "sender", required_argument, NULL, O_SENDER },
+		{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
+		{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool got_buf = false;
+	int c;
+
+	o->sizes[0] = 4096;
+	o->nsizes = 1;
+	o->provs[0] = AB_NETDEV;
+	o->provs[1] = AB_DEVMEMX;
+	o->nprovs = 2;
+	o->bytes = 64 << 20;
+	o->runs = 5;
+	o->flows = 1;
+	o->port = 7400;
+	o->timeout = 120;
+	o->load_cmd = "modprobe devmemx";
+	o->unload_cmd = "modprobe -r devmemx";
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		if (c == 'h')
+			return help();
+		if (ab_opt(c, optarg, argc, argv, o, &got_buf))
+			return -EINVAL;
+	}
+	if (positional(argc, argv, "ab"))
+		return -EINVAL;
+	if (!got_buf) {
+		o->buf.kind = DX_UDMABUF;
+		o->buf.size = 64 << 20;
+		o->buf.hugetlb = true;
+	}
+	return ab_check(o);
 }

@@ -131,7 +131,7 @@ int tx_send(const struct tx_opts *o)
 	size_t n;
 	int fd, ret = 0;
 
-	buf = malloc(o->chunk);
+	buf = calloc(1, o->chunk);
 	if (!buf) {
 		fprintf(stderr, "devmemx-rx: out of memory\n");
 		return -ENOMEM;
@@ -143,7 +143,8 @@ int tx_send(const struct tx_opts *o)
 	}
 	while (off < o->bytes && !ret) {
 		n = o->bytes - off < o->chunk ? o->bytes - off : o->chunk;
-		dx_pat_fill(buf, n, off, o->seed);
+		if (!o->zero)
+			dx_pat_fill(buf, n, off, o->seed);
 		ret = tx_write(fd, buf, n, off, o);
 		off += n;
 	}

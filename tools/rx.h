@@ -25,6 +25,7 @@ struct rx_opts {
 	bool no_flow_rule;
 	int timeout;		/* seconds, 0: wait forever */
 	const char *listen;	/* NULL: IPv6 + IPv4 any */
+	bool no_verify;		/* count only: no pattern check, no dma-buf sync */
 };
 
 struct tx_opts {
@@ -34,6 +35,7 @@ struct tx_opts {
 	uint64_t seed;
 	uint64_t chunk;
 	int timeout;
+	bool zero;		/* --fill zero: zeros, not the pattern */
 };
 
 /* rx-opts.c: the command line; parse returns < 0 bad usage, > 0 --help. */
@@ -47,6 +49,10 @@ struct rx_bind {
 	struct dx_nl nl;	/* the binding lives as long as this socket */
 	bool nl_open;
 	uint32_t id;		/* binding id, as dmabuf_cmsg.dmabuf_id reports */
+	/* From devmemx's reply (0 from in-tree netdev, which says nothing). */
+	uint32_t niov_size;
+	uint32_t niov_count;
+	uint64_t meta_bytes;
 };
 
 struct rx_provider {
@@ -75,6 +81,7 @@ struct rx_stats {
 	uint64_t cmsgs_dmabuf;
 	uint64_t cmsgs_linear;
 	uint64_t tokens;
+	uint64_t dontneed_calls;
 	uint64_t frag_max;
 	uint64_t mismatches;
 	double cpu_sec;
@@ -88,6 +95,7 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 
 /* devmemx-rx.c: SIGINT/SIGTERM, delivered only while waiting. */
 extern volatile int rx_stop_sig;
+void rx_signals_setup(void);
 int rx_wait(int fd, short events, int timeout_ms);
 
 /* rx-netdev.c: netdev family dumps, one JSON line per object. */
@@ -96,5 +104,8 @@ int rx_netdev_list(enum rx_list which);
 
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);
+
+/* rx-ab.c: devmemx-rx ab, the A/B benchmark. */
+int rx_ab(int argc, char **argv);
 
 #endif

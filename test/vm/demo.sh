@@ -39,6 +39,11 @@ awk '{
 	g = b / 1073741824
 	printf "%-12s %8.1f MB/s  %6.2f CPU s/GiB  %9d cmsgs/GiB\n", name, b / w / 1e6, c / g, k / g
 }' /tmp/demo.ab
+
+step "A/B, short (make ab has the full one): devmemx-rx ab, 3 interleaved runs of 16M per configuration"
+. /dx/ab-lib.sh
+ab_run demo /tmp --configs netdev-4K,devmemx-4K,devmemx-64K --queues 2 \
+	--bytes 16M --runs 3 2>/dev/null
 sim_teardown
 dx_wait_idle
 dx_unload

@@ -26,6 +26,11 @@ for f in /bin/bash /usr/sbin/ethtool /sbin/ip /src/build/tools/devmemx \
 	add_bin "$f"
 done
 ln -sf /sbin/ip "$stage/bin/ip" 2>/dev/null || true
+# make ab's plots (gnuplot-nox in the build root)
+if [ -x /usr/bin/gnuplot ]; then
+	add_bin "$(readlink -f /usr/bin/gnuplot)"
+	ln -sf "$(readlink -f /usr/bin/gnuplot)" "$stage/usr/bin/gnuplot"
+fi
 cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
 cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
 # The kernel's reference devmem client, linked statically.

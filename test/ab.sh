@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make ab: devmemx-rx ab in QEMU on each stock kernel, with QEMU's
+# instruction counting so that guest time follows the instructions run
+# rather than the host's load. Output in build/ab: ab.csv (one row per run),
+# summary.csv (medians per configuration), ab.md (the tables with the
+# ratios, also printed), cpu.svg and cmsgs.svg.
+#
+# usage: ab.sh [-k "7.2 7.3"] [-b BYTES] [-r RUNS] [-s SEED] [-S SETS]
+#
+# Bytes per run: /proc/stat samples CPU per tick (HZ 250, reported in 10 ms
+# units). With 16M per run a run held about 25 busy ticks and the same
+# configuration spread 8-25% (max-min over median); 64M with the fast
+# sender, 17-36%; 512M (about 190 ticks, sender and receiver pinned) 2-47%,
+# most 10-20%, so a median of 5 is good to a few percent: enough to read the
+# 0.70 and 1/8 bars, marginal for 1.01-1.03. Flow (guest) times are under 1%.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernels=${KERNELS:-7.2 7.3} bytes=512M runs=5 seed= sets=main,flows4,grooff,scale
+while getopts k:b:r:s:S: o; do
+	case $o in
+	k) kernels=$OPTARG ;;
+	b) bytes=$OPTARG ;;
+	r) runs=$OPTARG ;;
+	s) seed=$OPTARG ;;
+	S) sets=$OPTARG ;;
+	*) dx_die "usage: ab.sh [-k kernels] [-b bytes] [-r runs] [-s seed] [-S sets]" ;;
+	esac
+done
+
+out=$DX_BUILD/ab
+rm -rf "$out"
+mkdir -p "$out"
+export DX_QEMU_EXTRA="-accel tcg,thread=single -icount shift=0,sleep=off"
+export DX_VM_TIMEOUT=${DX_VM_TIMEOUT:-5400}
+start=$SECONDS
+# Under -icount guest time follows the instructions run, not the host's
+# load: the kernels' VMs run side by side without changing their figures.
+declare -A pid
+for series in $kernels; do
+	dx_log "ab on $(dx_kver "$series"): $bytes per run, $runs runs, sets $sets (QEMU $DX_QEMU_EXTRA)"
+	dx_boot "$series" ab.sh "dx.ab_bytes=$bytes" "dx.ab_runs=$runs" \
+		"dx.ab_sets=$sets" ${seed:+"dx.ab_seed=$seed"} &
+	pid[$series]=$!
+done
+for series in $kernels; do
+	wait "${pid[$series]}"
+	rc=$?
+	log=$DX_BUILD/vm/$series/results.log
+	tr -d '\r' <"$log" | awk -v d="$out" -v s="$series" '
+		/^DX-FILE-END$/ { f = ""; next }
+		/^DX-FILE / { f = d "/" s "-" $2; next }
+		f != "" { print > f; next }
+		/^DX-END$/ { next }
+		/^\[[0-9]+\/[0-9]+\] / { next }
+		{ print > "/dev/stderr" }'
+	grep -q '^DX-END' "$log" && [ $rc = 0 ] && ls "$out/$series-main.md" >/dev/null 2>&1 ||
+		dx_die "the ab VM on $series failed (exit $rc); see build/vm/$series/{results,console}.log"
+	dx_log "ab on $series done after $((SECONDS - start)) s"
+done
+
+# One CSV of all runs, one of all medians, one markdown file, two plots.
+merge() { awk 'FNR == 1 && NR != 1 { next } { print }' "$@"; }
+merge $(ls "$out"/*.csv | grep -v '\.sum\.csv$') >"$out/ab.csv"
+merge "$out"/*.sum.csv >"$out/summary.csv"
+{
+	echo "# make ab: in-tree devmem against devmemx on devmemx_sim"
+	echo
+	echo "QEMU TCG with \`$DX_QEMU_EXTRA\`; $bytes per run, $runs timed runs per configuration after a verified one, MTU 9000. Ratios within one run are the result; absolute TCG numbers mean little."
+	for series in $kernels; do
+		for s in ${sets//,/ }; do
+			cat "$out/$series-$s"*.md 2>/dev/null
+		done
+	done
+	# Bind time and metadata against the dma-buf's size.
+	if ls "$out"/*-scale-*.sum.csv >/dev/null 2>&1; then
+		echo
+		echo "### Scale: bind time and metadata against the dma-buf (medians of the timed runs)"
+		echo
+		echo "| kernel | configuration | dma-buf | bind ms | bind ms/GiB | metadata MiB | metadata MiB/GiB |"
+		echo "|---|---|---:|---:|---:|---:|---:|"
+		for f in $(ls "$out"/*-scale-*.sum.csv | sort -V); do
+			mb=$(basename "$f" | sed 's/.*-scale-\([0-9]*\)M\.sum\.csv/\1/')
+			awk -F, -v mb="$mb" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ split($1, t, " "); g = mb / 1024
+				  printf "| %s | %s | %dM | %.1f | %.1f | %.2f | %.3f |\n", t[1], $c["config"], mb,
+					$c["bind_ms_per_gib_median"] * g, $c["bind_ms_per_gib_median"],
+					$c["meta_mib_per_gib_median"] * g, $c["meta_mib_per_gib_median"] }' "$f"
+		done
+	fi
+} >"$out/ab.md"
+for series in $kernels; do rm -f "$out/$series"-*.svg; done
+dx_in_root bash /src/test/vm/ab-plot.sh /src/build/ab ||
+	dx_die "plotting failed"
+cat "$out/ab.md"
+echo
+dx_log "make ab took $((SECONDS - start)) s; output in build/ab: ab.csv summary.csv ab.md cpu.svg cmsgs.svg"

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# make ab, short: devmemx-rx ab over every configuration make ab runs on
+# this kernel (and four flows), 4M per run, one verified pass and one
+# verified timed run each: every configuration binds, moves verified data
+# and unbinds; the CSV, the table and the SVG plots come out and parse.
+. /dx/tlib.sh
+. /dx/ab-lib.sh
+
+dx_sim_devmem 9000
+trap dx_sim_teardown EXIT
+out=/tmp/ab-short
+rm -rf $out
+mkdir -p $out
+(ab_sets main,flows4 4M 1 "" $out --verify) >$out/stdout 2>$out/stderr ||
+	fail "ab: $(tail -n 20 $out/stderr)"
+
+ncfg=$(ab_configs | tr ',' '\n' | wc -l)
+for set in main flows4; do
+	csv=$out/$set.csv
+	[ -s $csv ] || fail "$set: no CSV"
+	# Every row has the header's columns; every configuration ran a
+	# verified pass and a timed run of 4M, all verified, none mismatching.
+	awk -F, 'NR == 1 { n = NF; next } NF != n { exit 1 }' $csv ||
+		fail "$set: ragged CSV"
+	expect_eq "$(($(wc -l <$csv) - 1))" $((ncfg * 2)) "$set: CSV rows"
+	col() { head -n1 $csv | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+	bad=$(awk -F, -v b="$(col bytes)" -v m="$(col mismatches)" -v v="$(col verified)" \
+		'NR > 1 && ($b != 4194304 || $m != 0 || $v != 1)' $csv)
+	[ -z "$bad" ] || fail "$set: runs that did not move 4M of verified data: $bad"
+	for c in $(ab_configs | tr ',' ' '); do
+		for phase in verify timed; do
+			grep -q ",$c,[a-z-]*,[0-9]*,$phase," $csv || fail "$set: no $phase run of $c"
+		done
+	done
+	# devmemx reports its metadata; in-tree's comes from BTF.
+	meta=$(col meta_source) prov=$(col provider)
+	awk -F, -v m=$meta -v p=$prov 'NR > 1 && ($p == "devmemx") != ($m == "devmemx") { exit 1 }
+		NR > 1 && $p != "devmemx" && $m != "btf" { exit 1 }' $csv ||
+		fail "$set: metadata sources: $(cut -d, -f$prov,$meta $csv | tr '\n' ' ')"
+	# The table: one row per configuration, the ratios, in the file and
+	# on stdout.
+	md=$out/$set.md
+	for c in $(ab_configs | tr ',' ' '); do
+		grep -q "^| $c | 1 |" $md || fail "$set: no table row for $c: $(cat $md)"
+	done
+	grep -q '^| devmemx-4K / netdev-4K | ' $md || fail "$set: no devmemx-4K / netdev-4K ratio"
+	grep -q '^| devmemx-64K / devmemx-4K | cmsgs/GiB | ' $md || fail "$set: no cmsgs ratio"
+	grep -q '^| netdev-4K / netdev-nodx-4K | ' $md || fail "$set: no loaded/unloaded ratio"
+	expect_eq "$(awk -F, 'END { print NR }' $out/$set.sum.csv)" $((ncfg + 1)) "$set: summary rows"
+done
+grep -q '^| devmemx-64K / devmemx-4K | ' $out/stdout || fail "no table on stdout"
+
+# Every binding went away: no devmemx binding, no page pool with a dma-buf.
+dx_wait_idle
+wait_until 10 bash -c '! ip netns exec rx devmemx-rx pools | grep -q dmabuf' ||
+	fail "page pools with a binding left: $(pools rx)"
+grep -q '^devmemx ' /proc/modules || fail "devmemx not loaded again after the netdev-nodx runs"
+
+bash /dx/ab-plot.sh $out || fail "ab-plot failed"
+for p in cpu cmsgs; do
+	svg=$out/$p.svg
+	[ -s $svg ] || fail "no $p.svg"
+	grep -q '<svg' $svg && tail -n 3 $svg | grep -q '</svg>' || fail "$p.svg is not an SVG document"
+	# a line per provider drawn: at least three polylines/paths
+	[ "$(grep -c '<path' $svg)" -ge 3 ] || fail "$p.svg has no lines"
+done
+grep -v '^$' $out/main.md | sed 's/^/# /'

@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: GPL-2.0
+# Inside the VM: the configurations of make ab (and of the ab-short test
+# and make demo's short version) and their plots. Needs tlib.sh and
+# dx_sim_devmem (devmemx loaded, the sim up with HDS on).
+
+# The configurations the issue asks of this kernel.
+ab_configs() {
+	local c=netdev-4K,netdev-nodx-4K,devmemx-4K,devmemx-16K,devmemx-32K,devmemx-64K
+	[ "$DX_SERIES" = 7.2 ] || c+=,netdev-16K,netdev-64K
+	echo "$c"
+}
+
+# ab_run NAME OUTDIR [devmemx-rx ab args...]: one runner invocation in
+# netns rx, the sender in netns tx; files OUTDIR/NAME.{csv,sum.csv,md}.
+# The sender (and the receive softirq its transmit raises) runs on CPU 0,
+# the receiver on CPU 1: left to the scheduler, the two sometimes share a
+# CPU and sometimes not, and the CPU figures of a run jump between the two.
+ab_run() {
+	local name=$1 out=$2
+	shift 2
+	ip netns exec rx taskset -c 1 devmemx-rx ab --dev dxsim1 \
+		--sender "taskset -c 0 /sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
+		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr)" \
+		--unload-cmd "rmmod devmemx" --udmabuf 64M --hugetlb \
+		--tag "$DX_SERIES $name" --csv "$out/$name.csv" \
+		--summary "$out/$name.sum.csv" --md "$out/$name.md" "$@" ||
+		fail "devmemx-rx ab ($name) failed"
+}
+
+# ab_sets LIST BYTES RUNS SEED OUTDIR [extra args...]: main (every
+# configuration, one flow), flows4 (four flows over queues 2 and 3),
+# grooff (devmemx 4K and 64K with rx-gro-hw off), scale (bind time and
+# metadata from 64M dma-bufs to 1G).
+ab_sets() {
+	local sets=$1 bytes=$2 runs=$3 seed=$4 out=$5 s
+	shift 5
+	for s in ${sets//,/ }; do
+		case $s in
+		main) ab_run main "$out" --configs "$(ab_configs)" --queues 2 \
+			--bytes "$bytes" --runs "$runs" ${seed:+--seed $seed} "$@" ;;
+		flows4) ab_run flows4 "$out" --configs "$(ab_configs)" --queues 2,3 \
+			--flows 4 --bytes "$bytes" --runs "$runs" ${seed:+--seed $seed} "$@" ;;
+		grooff)
+			ip netns exec rx ethtool -K dxsim1 rx-gro-hw off
+			ab_run grooff "$out" --configs devmemx-4K,devmemx-64K --queues 2 \
+				--bytes "$bytes" --runs "$runs" ${seed:+--seed $seed} "$@"
+			ip netns exec rx ethtool -K dxsim1 rx-gro-hw on ;;
+		scale) ab_scale "$out" "$@" ;;
+		*) fail "unknown ab set $s" ;;
+		esac
+	done
+}
+
+# ab_scale OUTDIR [args...]: bind time and metadata against the dma-buf's
+# size, 64M to 1G of hugetlb memory (udmabuf.size_limit_mb=1024 in the VM):
+# in-tree 4K, devmemx 4K and 64K, 1M moved per run, 3 timed runs.
+ab_scale() {
+	local out=$1 mb pages
+	shift
+	for mb in 64 256 1024; do
+		pages=$((mb / 2 + 8))
+		echo $pages >/proc/sys/vm/nr_hugepages
+		[ "$(cat /proc/sys/vm/nr_hugepages)" -ge $pages ] ||
+			{ echo "scale: only $(cat /proc/sys/vm/nr_hugepages) huge pages, $pages needed; stopping at $mb M" >&2; break; }
+		ab_run "scale-${mb}M" "$out" --configs netdev-4K,devmemx-4K,devmemx-64K \
+			--queues 2 --bytes 1M --runs 3 --udmabuf ${mb}M --hugetlb "$@"
+	done
+	echo 64 >/proc/sys/vm/nr_hugepages
+}

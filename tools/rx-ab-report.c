@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What devmemx-rx ab writes: a CSV row per run (raw counters), a CSV row of
+ * medians per configuration, and for people a markdown table of medians per
+ * GiB received with the ratios the A/B is about, each against its bar.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "rx-ab.h"
+
+#define GIB	1073741824.0
+
+enum { M_MBPS, M_CPU, M_CPU_NODEV, M_SOFTIRQ, M_RXCPU, M_TXCPU, M_RECVMSG,
+       M_CMSGS, M_TOKENS, M_DONTNEED, M_PPALLOC, M_GRO, M_BIND, M_META,
+       AB_NM };
+
+enum ab_fmt { F_RATE, F_SEC, F_COUNT, F_MIB };
+
+struct ab_metric {
+	const char *csv;	/* summary CSV column stem */
+	const char *head;	/* table heading */
+	enum ab_fmt fmt;
+};
+
+static const struct ab_metric ab_metrics[AB_NM] = {
+	[M_MBPS] = { "mb_per_s", "MB/s", F_RATE },
+	[M_CPU] = { "cpu_s_per_gib", "CPU s/GiB", F_SEC },
+	[M_CPU_NODEV] = { "cpu_nodev_s_per_gib", "w/o device", F_SEC },
+	[M_SOFTIRQ] = { "softirq_s_per_gib", "softirq s/GiB", F_SEC },
+	[M_RXCPU] = { "rx_cpu_s_per_gib", "receiver s/GiB", F_SEC },
+	[M_TXCPU] = { "tx_cpu_s_per_gib", "sender s/GiB", F_SEC },
+	[M_RECVMSG] = { "recvmsg_per_gib", "recvmsg/GiB", F_COUNT },
+	[M_CMSGS] = { "cmsgs_per_gib", "cmsgs/GiB", F_COUNT },
+	[M_TOKENS] = { "tokens_per_gib", "tokens/GiB", F_COUNT },
+	[M_DONTNEED] = { "dontneed_per_gib", "DONTNEED/GiB", F_COUNT },
+	[M_PPALLOC] = { "pp_allocs_per_gib", "pp allocs/GiB", F_COUNT },
+	[M_GRO] = { "hw_gro_skbs_per_gib", "HW-GRO skbs/GiB", F_COUNT },
+	[M_BIND] = { "bind_ms_per_gib", "bind ms/GiB", F_RATE },
+	[M_META] = { "meta_mib_per_gib", "metadata MiB/GiB", F_SEC },
+};
+
+void ab_fmt_size(char *out, size_t len, uint64_t v)
+{
+	if (v && !(v % (1ULL << 30)))
+		snprintf(out, len, "%" PRIu64 "G", v >> 30);
+	else if (v && !(v % (1ULL << 20)))
+		snprintf(out, len, "%" PRIu64 "M", v >> 20);
+	else if (v && !(v % 1024))
+		snprintf(out, len, "%" PRIu64 "K", v >> 10);
+	else
+		snprintf(out, len, "%" PRIu64, v);
+}
+
+static const char *ab_kernel(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0] && uname(&u))
+		snprintf(u.release, sizeof(u.release), "unknown");
+	return u.release;
+}
+
+static uint64_t ab_busy(const struct ab_result *r)
+{
+	uint64_t busy = 0;
+	int i;
+
+	for (i = 0; i < AB_NCPU; i++)
+		if (i != AB_IDLE && i != AB_IOWAIT)
+			busy += r->cpu[i];
+	return busy;
+}
+
+/* Per GiB received (bind and metadata: per GiB of dma-buf bound). */
+static void ab_values(const struct ab_result *r, double m[AB_NM])
+{
+	double g = r->bytes / GIB, tck = ab_clk_tck(), busy = ab_busy(r) / tck;
+	double bound = r->dmabuf_bytes / GIB;
+	const uint64_t *pp = r->pp;
+
+	if (g <= 0)
+		g = NAN;
+	m[M_MBPS] = r->wall > 0 ? r->bytes / r->wall / 1e6 : NAN;
+	m[M_CPU] = busy / g;
+	m[M_CPU_NODEV] = r->have_device ? (busy - r->device_ns / 1e9) / g : NAN;
+	m[M_SOFTIRQ] = r->cpu[AB_SOFTIRQ] / tck / g;
+	m[M_RXCPU] = (r->rx_user + r->rx_sys) / g;
+	m[M_TXCPU] = r->have_tx ? (r->tx_user + r->tx_sys) / g : NAN;
+	m[M_RECVMSG] = r->st.recvmsg_calls / g;
+	m[M_CMSGS] = r->st.cmsgs_dmabuf / g;
+	m[M_TOKENS] = r->st.tokens / g;
+	m[M_DONTNEED] = r->st.dontneed_calls / g;
+	/* Each allocation is one of fast, refill, empty or waive. */
+	m[M_PPALLOC] = r->have_pp ? (pp[PP_FAST] + pp[PP_REFILL] + pp[PP_EMPTY] +
+				     pp[PP_WAIVE]) / g : NAN;
+	m[M_GRO] = r->q.gro_packets / g;
+	m[M_BIND] = bound > 0 ? r->bind_sec * 1e3 / bound : NAN;
+	m[M_META] = bound > 0 && r->meta_bytes ?
+		    r->meta_bytes / 1048576.0 / bound : NAN;
+}
+
+static int ab_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+struct ab_agg {
+	double med[AB_NM], min[AB_NM], max[AB_NM];
+	unsigned int runs;
+};
+
+/* Medians, minima and maxima over the timed runs of @cfg. */
+static void ab_aggregate(const struct ab_cfg *cfg, const struct ab_result *r,
+			 unsigned int n, struct ab_agg *g)
+{
+	double v[AB_NM], *col;
+	unsigned int i, k, j;
+
+	memset(g, 0, sizeof(*g));
+	col = calloc(n ? n : 1, sizeof(*col));
+	for (k = 0; k < AB_NM; k++) {
+		g->med[k] = g->min[k] = g->max[k] = NAN;
+		for (i = 0, j = 0; col && i < n; i++) {
+			if (r[i].cfg != cfg || strcmp(r[i].phase, "timed"))
+				continue;
+			ab_values(&r[i], v);
+			if (!isnan(v[k]))
+				col[j++] = v[k];
+		}
+		if (!j)
+			continue;
+		qsort(col, j, sizeof(*col), ab_cmp);
+		g->min[k] = col[0];
+		g->max[k] = col[j - 1];
+		g->med[k] = j % 2 ? col[j / 2] : (col[j / 2 - 1] + col[j / 2]) / 2;
+	}
+	for (i = 0; i < n; i++)
+		g->runs += r[i].cfg == cfg && !strcmp(r[i].phase, "timed");
+	free(col);
+}
+
+static void ab_put(FILE *f, double v, enum ab_fmt fmt)
+{
+	if (isnan(v))
+		fputs(" - |", f);
+	else if (fmt == F_RATE)
+		fprintf(f, " %.1f |", v);
+	else if (fmt == F_SEC)
+		fprintf(f, " %.3f |", v);
+	else if (v >= 1e6)
+		fprintf(f, " %.2fM |", v / 1e6);
+	else if (v >= 1e4)
+		fprintf(f, " %.1fK |", v / 1e3);
+	else
+		fprintf(f, " %.0f |", v);
+}
+
+/*
+ * The CPU figure the bar applies to: /proc/stat's, without device time when
+ * the driver reports it. (schedstat's run time goes to the CSV only: it is
+ * added when a task switches out, so a task running across a snapshot
+ * lands in the wrong run.)
+ */
+static int ab_bar_metric(const struct ab_result *r, unsigned int n)
+{
+	bool dev = n > 0;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		dev &= r[i].have_device;
+	return dev ? M_CPU_NODEV : M_CPU;
+}
+
+static const char *ab_bar_name(int cpu)
+{
+	return cpu == M_CPU_NODEV ? "CPU s/GiB w/o device" : "CPU s/GiB";
+}
+
+static const struct ab_agg *ab_find(const struct ab_cfg *cfgs,
+				    const struct ab_agg *g, unsigned int ncfgs,
+				    enum ab_prov p, uint32_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < ncfgs; i++)
+		if (cfgs[i].prov == p && cfgs[i].size == size && g[i].runs)
+			return &g[i];
+	return NULL;
+}
+
+static void ab_ratio(FILE *f, const char *what, const char *metric,
+		     const struct ab_agg *x, const struct ab_agg *y, int k,
+		     double bar, bool at_most)
+{
+	double v;
+	bool ok;
+
+	if (!x || !y || isnan(x->med[k]) || isnan(y->med[k]) || !y->med[k])
+		return;
+	v = x->med[k] / y->med[k];
+	ok = at_most ? v <= bar : v >= bar;
+	fprintf(f, "| %s | %s | %.3f | %s %.3f | %s |\n", what, metric, v,
+		at_most ? "<=" : ">=", bar, ok ? "meets" : "MISSES");
+}
+
+static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
+		      const struct ab_agg *g, unsigned int ncfgs, int cpu)
+{
+	uint32_t page = sysconf(_SC_PAGESIZE), sizes[AB_MAX_CFGS];
+	const struct ab_agg *d4 = ab_find(cfgs, g, ncfgs, AB_DEVMEMX, page);
+	const struct ab_agg *d64 = ab_find(cfgs, g, ncfgs, AB_DEVMEMX, 65536);
+	const char *cm = ab_bar_name(cpu);
+	unsigned int i, n = 0;
+	char what[96], sz[16];
+
+	fprintf(f, "\n| ratio (medians) | of | value | bar | |\n|---|---|---|---|---|\n");
+	ab_ratio(f, "devmemx-4K / netdev-4K", cm, d4,
+		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page), cpu, 1.03, true);
+	ab_ratio(f, "devmemx-64K / devmemx-4K", cm, d64, d4, cpu, 0.70, true);
+	ab_ratio(f, "devmemx-64K / devmemx-4K", "cmsgs/GiB", d64, d4, M_CMSGS,
+		 0.125, true);
+	for (i = 0; i < ncfgs; i++)
+		if (cfgs[i].prov == AB_DEVMEMX && cfgs[i].size != page)
+			sizes[n++] = cfgs[i].size;
+	for (i = 0; i < n; i++) {
+		const struct ab_agg *x = ab_find(cfgs, g, ncfgs, AB_DEVMEMX, sizes[i]);
+		const struct ab_agg *y = ab_find(cfgs, g, ncfgs, AB_NETDEV, sizes[i]);
+
+		ab_fmt_size(sz, sizeof(sz), sizes[i]);
+		snprintf(what, sizeof(what), "devmemx-%s / netdev-%s", sz, sz);
+		ab_ratio(f, what, cm, x, y, cpu, 1.00, true);
+	}
+	ab_ratio(f, "netdev-4K / netdev-nodx-4K", cm,
+		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page),
+		 ab_find(cfgs, g, ncfgs, AB_NETDEV_NODX, page), cpu, 1.01, true);
+	for (i = 0; i < ncfgs; i++) {
+		const struct ab_agg *y;
+
+		if (cfgs[i].prov != AB_DEVMEMX)
+			continue;
+		y = ab_find(cfgs, g, ncfgs, AB_NETDEV, cfgs[i].size);
+		ab_fmt_size(sz, sizeof(sz), cfgs[i].size);
+		snprintf(what, sizeof(what), "devmemx-%s / netdev-%s", sz, sz);
+		ab_ratio(f, what, "bind ms/GiB", &g[i], y, M_BIND, 1.00, true);
+	}
+	if (d64 && !isnan(d64->med[M_META]))
+		fprintf(f, "| devmemx-64K metadata | MiB/GiB bound | %.3f | <= 2.000 | %s |\n",
+			d64->med[M_META], d64->med[M_META] <= 2 ? "meets" : "MISSES");
+}
+
+void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
+	       unsigned int ncfgs, const struct ab_result *r, unsigned int n)
+{
+	struct ab_agg g[AB_MAX_CFGS];
+	int cpu = ab_bar_metric(r, n);
+	unsigned int i, k;
+	char sz[16];
+
+	ab_fmt_size(sz, sizeof(sz), o->bytes);
+	fprintf(f, "\n### %s%skernel %s, %s, %u flow%s, %s per run, seed %" PRIu64 "\n\n",
+		o->tag ? o->tag : "", o->tag ? ": " : "", ab_kernel(), o->dev,
+		o->flows, o->flows > 1 ? "s" : "", sz, o->seed);
+	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound); CPU is the whole machine's from /proc/stat (tick samples), also w/o the device's time (rx<N>_device_ns) where the driver reports it; spread = (max - min) / median of %s, the figure the ratios use.\n\n",
+		ab_bar_name(cpu));
+	fprintf(f, "| configuration | runs |");
+	for (k = 0; k < AB_NM; k++) {
+		fprintf(f, " %s |", ab_metrics[k].head);
+		if (k == M_CPU_NODEV)
+			fprintf(f, " spread |");
+	}
+	fprintf(f, "\n|---|---:|");
+	for (k = 0; k <= AB_NM; k++)
+		fprintf(f, "---:|");
+	fputc('\n', f);
+	for (i = 0; i < ncfgs; i++) {
+		ab_aggregate(&cfgs[i], r, n, &g[i]);
+		fprintf(f, "| %s | %u |", cfgs[i].name, g[i].runs);
+		for (k = 0; k < AB_NM; k++) {
+			ab_put(f, g[i].med[k], ab_metrics[k].fmt);
+			if (k == M_CPU_NODEV) {
+				double s = (g[i].max[cpu] - g[i].min[cpu]) /
+					   g[i].med[cpu];
+
+				if (isnan(s))
+					fputs(" - |", f);
+				else
+					fprintf(f, " %.1f%% |", s * 100);
+			}
+		}
+		fputc('\n', f);
+	}
+	ab_ratios(f, cfgs, g, ncfgs, cpu);
+	fflush(f);
+}
+
+static FILE *ab_open(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		fprintf(stderr, "devmemx-rx: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static int ab_close(FILE *f, const char *path)
+{
+	if (fclose(f)) {
+		fprintf(stderr, "devmemx-rx: writing %s: %s\n", path,
+			strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+int ab_csv_write(const char *path, const struct ab_opts *o,
+		 const struct ab_result *r, unsigned int n)
+{
+	FILE *f = ab_open(path);
+	unsigned int i;
+	int k;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source\n");
+	for (i = 0; i < n; i++) {
+		const struct ab_result *x = &r[i];
+
+		fprintf(f, "%s,%s,%u,%s,%s,%u,%s,%u,%u,%" PRIu64 ",%.6f,%ld",
+			o->tag ? o->tag : "", ab_kernel(), o->flows, x->cfg->name,
+			ab_prov_name(x->cfg->prov), x->cfg->size, x->phase,
+			x->round, x->order, x->bytes, x->wall, ab_clk_tck());
+		for (k = 0; k < AB_NCPU; k++)
+			fprintf(f, ",%" PRIu64, x->cpu[k]);
+		fprintf(f, ",%.6f,%.6f,", x->rx_user, x->rx_sys);
+		if (x->have_tx)
+			fprintf(f, "%.6f,%.6f", x->tx_user, x->tx_sys);
+		else
+			fputc(',', f);
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d",
+			x->st.recvmsg_calls, x->st.cmsgs_dmabuf,
+			x->st.cmsgs_linear, x->st.tokens, x->st.dontneed_calls,
+			x->st.frag_max, x->st.mismatches,
+			!strcmp(x->phase, "verify") || o->verify);
+		for (k = 0; k < AB_NPP; k++) {
+			if (x->have_pp)
+				fprintf(f, ",%" PRIu64, x->pp[k]);
+			else
+				fputc(',', f);
+		}
+		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+			x->q.packets, x->q.bytes, x->q.gro_packets,
+			x->q.gro_bytes, x->q.gro_wire_packets);
+		if (x->have_device)
+			fprintf(f, "%" PRIu64, x->device_ns);
+		fputc(',', f);
+		if (x->have_sched)
+			fprintf(f, "%" PRIu64, x->sched_ns);
+		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+			x->bind_sec, x->dmabuf_bytes, x->niov_count,
+			x->meta_bytes, x->meta_source ? x->meta_source : "none");
+	}
+	return ab_close(f, path);
+}
+
+int ab_summary_write(const char *path, const struct ab_opts *o,
+		     const struct ab_cfg *cfgs, unsigned int ncfgs,
+		     const struct ab_result *r, unsigned int n)
+{
+	FILE *f = ab_open(path);
+	struct ab_agg g;
+	unsigned int i, k;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,runs");
+	for (k = 0; k < AB_NM; k++)
+		fprintf(f, ",%s_median,%s_min,%s_max", ab_metrics[k].csv,
+			ab_metrics[k].csv, ab_metrics[k].csv);
+	fputc('\n', f);
+	for (i = 0; i < ncfgs; i++) {
+		ab_aggregate(&cfgs[i], r, n, &g);
+		fprintf(f, "%s,%s,%u,%s,%s,%u,%u", o->tag ? o->tag : "",
+			ab_kernel(), o->flows, cfgs[i].name,
+			ab_prov_name(cfgs[i].prov), cfgs[i].size, g.runs);
+		for (k = 0; k < AB_NM; k++) {
+			if (isnan(g.med[k]))
+				fprintf(f, ",,,");
+			else
+				fprintf(f, ",%.6g,%.6g,%.6g", g.med[k], g.min[k],
+					g.max[k]);
+		}
+		fputc('\n', f);
+	}
+	return ab_close(f, path);
+}

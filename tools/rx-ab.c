@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * devmemx-rx ab: in-tree devmem against devmemx on the same kernel, device,
+ * queues and workload. Each configuration (provider x niov size) binds,
+ * receives and unbinds per run; a verified pass proves every configuration
+ * first, then rounds of timed runs follow, each round in an order shuffled
+ * from a printed seed so that drift hits all configurations alike.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pattern.h"
+#include "rx-ab.h"
+
+struct ab {
+	const struct ab_opts *o;
+	struct rx_opts ro;		/* what every run shares */
+	struct dx_dmabuf buf;		/* one dma-buf, bound anew per run */
+	struct ab_cfg cfgs[AB_MAX_CFGS];
+	unsigned int ncfgs;
+	struct ab_result *res;
+	unsigned int nres;
+	long net_iov_size;		/* from BTF, or < 0 */
+	uint64_t rng;
+	bool dx_unloaded;
+};
+
+struct ab_flow {
+	struct rx_opts o;
+	struct dx_dmabuf *buf;
+	uint32_t id;
+	int lfd, fd;
+	struct rx_flow rule;
+	pid_t sender;
+	struct rx_stats st;
+	int ret;
+	pthread_t th;
+};
+
+const char *ab_prov_name(enum ab_prov p)
+{
+	static const char * const names[AB_NPROV] = {
+		[AB_NETDEV] = "netdev", [AB_DEVMEMX] = "devmemx",
+		[AB_NETDEV_NODX] = "netdev-nodx",
+	};
+
+	return names[p];
+}
+
+static uint64_t ab_rand(struct ab *a)
+{
+	a->rng += 0x9e3779b97f4a7c15ULL;
+	return dx_pat_mix(a->rng);
+}
+
+static void ab_shuffle(struct ab *a, unsigned int *ord, unsigned int n)
+{
+	unsigned int i, j, t;
+
+	for (i = 0; i < n; i++)
+		ord[i] = i;
+	for (i = n; i > 1; i--) {
+		j = ab_rand(a) % i;
+		t = ord[i - 1];
+		ord[i - 1] = ord[j];
+		ord[j] = t;
+	}
+}
+
+/* In-tree devmem takes rx-page-size from 7.3 on (NETDEV_A_DMABUF_RX_PAGE_SIZE). */
+static bool ab_intree_large(void)
+{
+	struct utsname u;
+	unsigned int maj = 0, min = 0;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
+		return true;
+	return maj > 7 || (maj == 7 && min >= 3);
+}
+
+static int ab_add(struct ab *a, enum ab_prov prov, uint32_t size,
+		  bool explicit)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct ab_cfg *c = &a->cfgs[a->ncfgs];
+	char sz[16];
+	unsigned int i;
+
+	ab_fmt_size(sz, sizeof(sz), size);
+	if (prov != AB_DEVMEMX && size != page && !ab_intree_large()) {
+		if (explicit)
+			return dx_bad_usage("%s-%s: in-tree devmem takes niovs other than %ldK only from Linux 7.3",
+					    ab_prov_name(prov), sz, page >> 10);
+		printf("skip %s-%s: in-tree devmem takes niovs other than %ldK only from Linux 7.3\n",
+		       ab_prov_name(prov), sz, page >> 10);
+		return 0;
+	}
+	for (i = 0; i < a->ncfgs; i++)
+		if (a->cfgs[i].prov == prov && a->cfgs[i].size == size)
+			return dx_bad_usage("%s-%s given twice", ab_prov_name(prov), sz);
+	if (a->ncfgs == AB_MAX_CFGS)
+		return dx_bad_usage("more than %d configurations", AB_MAX_CFGS);
+	c->prov = prov;
+	c->size = size;
+	snprintf(c->name, sizeof(c->name), "%s-%s", ab_prov_name(prov), sz);
+	a->ncfgs++;
+	return 0;
+}
+
+static int ab_plan(struct ab *a)
+{
+	const struct ab_opts *o = a->o;
+	unsigned int p, s;
+	int ret = 0;
+
+	for (p = 0; p < o->nconfigs && !ret; p++)
+		ret = ab_add(a, o->configs[p].prov, o->configs[p].size, true);
+	for (p = 0; p < o->nprovs && !o->nconfigs && !ret; p++)
+		for (s = 0; s < o->nsizes && !ret; s++)
+			ret = ab_add(a, o->provs[p], o->sizes[s], false);
+	if (!ret && !a->ncfgs)
+		return dx_bad_usage("no configuration left to run");
+	return ret;
+}
+
+/* Run a shell command (--load-cmd, --unload-cmd); 0 when it exited 0. */
+static int ab_sh(const char *cmd)
+{
+	int st = system(cmd);
+
+	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* devmemx out for a netdev-nodx run; its last bindings may still drain. */
+static int ab_dx_unload(struct ab *a)
+{
+	int i;
+
+	for (i = 0; i < 50; i++) {
+		if (!ab_sh(a->o->unload_cmd)) {
+			a->dx_unloaded = true;
+			return 0;
+		}
+		ab_flush_deferred();
+		usleep(200000);
+	}
+	fprintf(stderr, "devmemx-rx: \"%s\" failed (devmemx must be unloaded for netdev-nodx runs)\n",
+		a->o->unload_cmd);
+	return -EBUSY;
+}
+
+static int ab_dx_load(struct ab *a)
+{
+	if (!a->dx_unloaded)
+		return 0;
+	if (ab_sh(a->o->load_cmd)) {
+		fprintf(stderr, "devmemx-rx: \"%s\" failed: devmemx is not loaded again\n",
+			a->o->load_cmd);
+		return -EIO;
+	}
+	a->dx_unloaded = false;
+	return 0;
+}
+
+static int ab_snap(struct ab *a, struct ab_snap *s)
+{
+	struct rusage ru;
+	int ret;
+
+	s->t = ab_now();
+	getrusage(RUSAGE_SELF, &ru);
+	s->rx_user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	s->rx_sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	s->have_sched = ab_sched_read(&s->sched_ns);
+	ret = ab_cpu_read(s->cpu);
+	if (!ret)
+		ret = ab_qstats_read(a->ro.ifindex, a->ro.queues, a->ro.nqueues,
+				     &s->q);
+	if (!ret)
+		ret = ab_device_ns(a->o->dev, &s->device_ns, &s->have_device);
+	return ret;
+}
+
+static pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
+{
+	char cmd[1024];
+	pid_t pid;
+
+	snprintf(cmd, sizeof(cmd), "exec %s --port %u --bytes %" PRIu64 "%s >/dev/null",
+		 a->o->sender, f->o.port, f->o.expect,
+		 f->o.no_verify ? " --fill zero" : "");
+	pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "devmemx-rx: fork for the sender: %s\n",
+			strerror(errno));
+	return pid;
+}
+
+/* Reap the sender of @f; add its CPU time to @r. */
+static int ab_sender_wait(struct ab_flow *f, struct ab_result *r)
+{
+	struct rusage ru;
+	int st;
+
+	if (f->sender <= 0)
+		return 0;
+	if (wait4(f->sender, &st, 0, &ru) < 0)
+		return -errno;
+	f->sender = 0;
+	r->tx_user += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	r->tx_sys += ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->have_tx = true;
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "devmemx-rx: the sender for port %u failed\n",
+			f->o.port);
+		return -EIO;
+	}
+	return 0;
+}
+
+static void *ab_flow_thread(void *arg)
+{
+	struct ab_flow *f = arg;
+
+	f->ret = rx_receive(f->fd, &f->o, f->buf, f->id, &f->st);
+	return NULL;
+}
+
+static void ab_stats_add(struct rx_stats *d, const struct rx_stats *s)
+{
+	d->bytes += s->bytes;
+	d->recvmsg_calls += s->recvmsg_calls;
+	d->cmsgs_dmabuf += s->cmsgs_dmabuf;
+	d->cmsgs_linear += s->cmsgs_linear;
+	d->tokens += s->tokens;
+	d->dontneed_calls += s->dontneed_calls;
+	d->mismatches += s->mismatches;
+	if (s->frag_max > d->frag_max)
+		d->frag_max = s->frag_max;
+}
+
+static void ab_delta(struct ab_result *r, const struct ab_snap *s0,
+		     const struct ab_snap *s1)
+{
+	int i;
+
+	r->wall = s1->t - s0->t;
+	for (i = 0; i < AB_NCPU; i++)
+		r->cpu[i] = s1->cpu[i] - s0->cpu[i];
+	r->rx_user = s1->rx_user - s0->rx_user;
+	r->rx_sys = s1->rx_sys - s0->rx_sys;
+	r->q.packets = s1->q.packets - s0->q.packets;
+	r->q.bytes = s1->q.bytes - s0->q.bytes;
+	r->q.gro_packets = s1->q.gro_packets - s0->q.gro_packets;
+	r->q.gro_bytes = s1->q.gro_bytes - s0->q.gro_bytes;
+	r->q.gro_wire_packets = s1->q.gro_wire_packets - s0->q.gro_wire_packets;
+	r->device_ns = s1->device_ns - s0->device_ns;
+	r->sched_ns = s1->sched_ns - s0->sched_ns;
+	r->have_sched = s0->have_sched && s1->have_sched;
+}
+
+/* Listen, steer, and (with --sender) start the sender of every flow. */
+static int ab_flows_open(struct ab *a, struct ab_flow *fl, uint32_t id,
+			 bool verify)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < a->o->flows; i++) {
+		struct ab_flow *f = &fl[i];
+
+		f->o = a->ro;
+		f->o.port = a->o->port + i;
+		f->o.queues[0] = a->ro.queues[i % a->ro.nqueues];
+		f->o.expect = a->o->bytes / a->o->flows;
+		/*
+		 * The verified pass proves the configuration; timing is later.
+		 * (A sender of the user's sends --bytes every time.)
+		 */
+		if (verify && !a->o->verify && a->o->sender &&
+		    a->o->bytes > AB_VERIFY_BYTES)
+			f->o.expect = AB_VERIFY_BYTES / a->o->flows;
+		f->o.no_verify = !verify;
+		f->buf = &a->buf;
+		f->id = id;
+		ret = rx_flow_add(&f->rule, &f->o);
+		if (ret)
+			return ret;
+		f->lfd = rx_listen(&f->o);
+		if (f->lfd < 0)
+			return f->lfd;
+	}
+	return 0;
+}
+
+static int ab_flows_accept(struct ab *a, struct ab_flow *fl)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->o->flows; i++) {
+		if (a->o->sender) {
+			fl[i].sender = ab_sender_start(a, &fl[i]);
+			if (fl[i].sender < 0)
+				return -errno;
+		}
+	}
+	for (i = 0; i < a->o->flows; i++) {
+		fl[i].fd = rx_accept(fl[i].lfd, &fl[i].o);
+		if (fl[i].fd < 0)
+			return fl[i].fd;
+	}
+	return 0;
+}
+
+static int ab_flows_receive(struct ab *a, struct ab_flow *fl,
+			    struct ab_result *r)
+{
+	unsigned int i, started = 0;
+	int ret = 0;
+
+	for (i = 0; i < a->o->flows && !ret; i++) {
+		ret = -pthread_create(&fl[i].th, NULL, ab_flow_thread, &fl[i]);
+		if (!ret)
+			started++;
+	}
+	for (i = 0; i < started; i++) {
+		pthread_join(fl[i].th, NULL);
+		ab_stats_add(&r->st, &fl[i].st);
+		if (!ret && fl[i].ret)
+			ret = fl[i].ret;
+	}
+	return ret;
+}
+
+static int ab_flows_close(struct ab_flow *fl, unsigned int n,
+			  struct ab_result *r)
+{
+	unsigned int i;
+	int ret = 0, err;
+
+	for (i = 0; i < n; i++) {
+		if (fl[i].fd >= 0)
+			close(fl[i].fd);
+		if (fl[i].lfd >= 0)
+			close(fl[i].lfd);
+		if (fl[i].sender > 0 && ret)
+			kill(fl[i].sender, SIGTERM);
+		err = ab_sender_wait(&fl[i], r);
+		ret = ret ?: err;
+		rx_flow_del(&fl[i].rule);
+	}
+	return ret;
+}
+
+/* Metadata: devmemx says; in-tree is one struct net_iov per niov (BTF). */
+static void ab_meta(struct ab *a, const struct rx_bind *b, struct ab_result *r)
+{
+	r->dmabuf_bytes = a->buf.size;
+	if (r->cfg->prov == AB_DEVMEMX) {
+		r->niov_count = b->niov_count;
+		r->meta_bytes = b->meta_bytes;
+		r->meta_source = b->meta_bytes ? "devmemx" : "none";
+		return;
+	}
+	r->niov_count = a->buf.size / r->cfg->size;
+	r->meta_bytes = a->net_iov_size > 0 ? r->niov_count * a->net_iov_size : 0;
+	r->meta_source = a->net_iov_size > 0 ? "btf" : "none";
+}
+
+/* Wait (up to 10 s) until no page pool carries binding @id any more. */
+static void ab_wait_pools(uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		ab_flush_deferred();
+		if (ab_pp_count(id) <= 0)
+			return;
+		usleep(100000);
+	}
+	fprintf(stderr, "devmemx-rx: page pools of binding %u still live after 10 s\n",
+		id);
+}
+
+static int ab_run(struct ab *a, struct ab_result *r, bool verify)
+{
+	struct rx_bind bind = { .ops = rx_provider_find(r->cfg->prov == AB_DEVMEMX ?
+							"devmemx" : "netdev") };
+	struct ab_flow fl[AB_MAX_FLOWS];
+	struct ab_snap s0, s1;
+	unsigned int i;
+	double t;
+	int ret, err;
+
+	memset(fl, 0, sizeof(fl));
+	for (i = 0; i < AB_MAX_FLOWS; i++) {
+		fl[i].lfd = fl[i].fd = -1;
+		fl[i].rule.fd = -1;
+	}
+	a->ro.rx_page_size = r->cfg->size;
+	if (r->cfg->prov != AB_DEVMEMX && r->cfg->size == sysconf(_SC_PAGESIZE))
+		a->ro.rx_page_size = 0;	/* what a 7.2 kernel takes */
+	ret = r->cfg->prov == AB_NETDEV_NODX ? ab_dx_unload(a) : 0;
+	if (!ret)
+		ret = bind.ops->open(&bind);
+	if (ret)
+		goto out;
+	t = ab_now();
+	ret = bind.ops->bind(&bind, &a->ro, a->buf.fd);
+	r->bind_sec = ab_now() - t;
+	if (!ret)
+		ret = ab_flows_open(a, fl, bind.id, verify);
+	if (!ret && !a->o->sender) {
+		ret = ab_flows_accept(a, fl);
+		if (!ret)
+			ret = ab_snap(a, &s0);
+	} else if (!ret) {
+		ret = ab_snap(a, &s0);
+		if (!ret)
+			ret = ab_flows_accept(a, fl);
+	}
+	if (!ret)
+		ret = ab_flows_receive(a, fl, r);
+	if (!ret)
+		ret = ab_snap(a, &s1);
+	if (!ret) {
+		ab_delta(r, &s0, &s1);
+		r->bytes = r->st.bytes;
+		ab_meta(a, &bind, r);
+		r->have_device = s1.have_device;
+		ret = ab_pp_read(bind.id, r->pp, &r->have_pp);
+	}
+	err = ab_flows_close(fl, a->o->flows, r);
+	ret = ret ?: err;
+	bind.ops->close(&bind);
+	if (bind.id)
+		ab_wait_pools(bind.id);
+out:
+	err = ab_dx_load(a);
+	return ret ?: err;
+}
+
+static void ab_progress(const struct ab *a, const struct ab_result *r,
+			unsigned int k, unsigned int total)
+{
+	double g = r->bytes / 1073741824.0;
+	uint64_t busy = 0;
+	int i;
+
+	for (i = 0; i < AB_NCPU; i++)
+		if (i != AB_IDLE && i != AB_IOWAIT)
+			busy += r->cpu[i];
+	fprintf(stderr, "[%u/%u] %-6s %-18s %7.1f MB/s %7.2f CPU s/GiB %8.0f cmsgs/GiB%s\n",
+		k, total, r->phase, r->cfg->name,
+		r->wall > 0 ? r->bytes / r->wall / 1e6 : 0,
+		g > 0 ? busy / (double)ab_clk_tck() / g : 0,
+		g > 0 ? r->st.cmsgs_dmabuf / g : 0,
+		r->st.mismatches ? " MISMATCH" : "");
+	(void)a;
+}
+
+/* What the user runs on the sender machine when no --sender is given. */
+static void ab_sender_hint(const struct ab *a, unsigned int total)
+{
+	const struct ab_opts *o = a->o;
+	unsigned int i;
+
+	printf("no --sender: on the sender machine run, for each flow (%u connections each):\n",
+	       total);
+	for (i = 0; i < o->flows; i++)
+		printf("  for i in $(seq %u); do devmemx-rx send --addr %s --port %u --bytes %" PRIu64 " --timeout %d || break; done%s\n",
+		       total, o->listen ? o->listen : "RECEIVER-IP", o->port + i,
+		       o->bytes / o->flows, o->timeout, o->flows > 1 ? " &" : "");
+	fflush(stdout);
+}
+
+static int ab_all(struct ab *a)
+{
+	unsigned int ord[AB_MAX_CFGS], round, i, k = 0, total;
+	int ret = 0;
+
+	total = a->ncfgs * (1 + a->o->runs);
+	a->res = calloc(total, sizeof(*a->res));
+	if (!a->res)
+		return dx_nomem();
+	if (!a->o->sender)
+		ab_sender_hint(a, total);
+	for (round = 0; round <= a->o->runs && !ret; round++) {
+		ab_shuffle(a, ord, a->ncfgs);
+		for (i = 0; i < a->ncfgs && !ret; i++) {
+			struct ab_result *r = &a->res[a->nres];
+
+			r->cfg = &a->cfgs[ord[i]];
+			r->phase = round ? "timed" : "verify";
+			r->round = round;
+			r->order = i;
+			ret = ab_run(a, r, !round || a->o->verify);
+			if (ret) {
+				fprintf(stderr, "devmemx-rx: %s run of %s failed\n",
+					r->phase, r->cfg->name);
+				break;
+			}
+			a->nres++;
+			ab_progress(a, r, ++k, total);
+		}
+	}
+	return ret;
+}
+
+static int ab_setup(struct ab *a)
+{
+	const struct ab_opts *o = a->o;
+	unsigned int i;
+
+	a->ro.dev = o->dev;
+	a->ro.ifindex = if_nametoindex(o->dev);
+	if (!a->ro.ifindex) {
+		fprintf(stderr, "devmemx-rx: no network device \"%s\" (see: ip link)\n",
+			o->dev);
+		return -ENODEV;
+	}
+	for (i = 0; i < o->nqueues; i++)
+		a->ro.queues[i] = o->queues[i];
+	a->ro.nqueues = o->nqueues;
+	a->ro.seed = DX_PAT_SEED;
+	a->ro.timeout = o->timeout;
+	a->ro.listen = o->listen;
+	a->ro.buf = o->buf;
+	a->net_iov_size = ab_btf_struct_size("net_iov");
+	return dx_dmabuf_create(&a->buf, &o->buf);
+}
+
+static int ab_outputs(struct ab *a)
+{
+	FILE *md;
+	int ret = 0;
+
+	ab_report(stdout, a->o, a->cfgs, a->ncfgs, a->res, a->nres);
+	if (a->o->md) {
+		md = fopen(a->o->md, "w");
+		if (!md) {
+			fprintf(stderr, "devmemx-rx: %s: %s\n", a->o->md,
+				strerror(errno));
+			return -errno;
+		}
+		ab_report(md, a->o, a->cfgs, a->ncfgs, a->res, a->nres);
+		if (fclose(md))
+			ret = -EIO;
+	}
+	if (a->o->summary && !ret)
+		ret = ab_summary_write(a->o->summary, a->o, a->cfgs, a->ncfgs,
+				       a->res, a->nres);
+	return ret;
+}
+
+int rx_ab(int argc, char **argv)
+{
+	struct ab_opts o = { 0 };
+	struct ab a = { .o = &o, .buf = { .fd = -1, .memfd = -1 } };
+	char sz[16];
+	int ret;
+
+	ret = rx_parse_ab(argc, argv, &o);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	if (!o.seed_set)
+		o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	a.rng = o.seed;
+	ret = ab_plan(&a);
+	if (ret)
+		return 2;
+	rx_signals_setup();
+	ab_fmt_size(sz, sizeof(sz), o.bytes);
+	printf("devmemx-rx ab on %s: %u configurations, %s per run in %u flow%s, %u timed run%s each; order seed %" PRIu64 " (repeat with --seed %" PRIu64 ")\n",
+	       o.dev, a.ncfgs, sz, o.flows, o.flows > 1 ? "s" : "", o.runs,
+	       o.runs > 1 ? "s" : "", o.seed, o.seed);
+	fflush(stdout);
+	ret = ab_setup(&a);
+	if (!ret)
+		ret = ab_all(&a);
+	dx_dmabuf_destroy(&a.buf);
+	if (a.nres && o.csv) {
+		int err = ab_csv_write(o.csv, &o, a.res, a.nres);
+
+		ret = ret ?: err;
+	}
+	if (!ret)
+		ret = ab_outputs(&a);
+	free(a.res);
+	if (ret == -EINTR && rx_stop_sig)
+		fprintf(stderr, "devmemx-rx: stopped by %s\n",
+			rx_stop_sig == SIGINT ? "SIGINT" : "SIGTERM");
+	return ret ? 1 : 0;
+}

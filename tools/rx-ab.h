@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * devmemx-rx ab: the A/B benchmark of in-tree devmem against devmemx.
+ * rx-ab.c plans and runs, rx-ab-stats.c reads the counters, rx-ab-report.c
+ * writes the CSV and the tables.
+ */
+#ifndef DX_RX_AB_H
+#define DX_RX_AB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rx.h"
+
+#define AB_MAX_SIZES	8
+#define AB_MAX_CFGS	24
+#define AB_MAX_FLOWS	16
+#define AB_MAX_RUNS	1000
+#define AB_VERIFY_BYTES	(64ULL << 20)	/* at most, per verified pass run */
+
+/* Who binds: in-tree netdev (with devmemx loaded or not), or devmemx. */
+enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_NPROV };
+
+struct ab_opts {
+	const char *dev;
+	uint32_t queues[DX_MAX_QUEUES];
+	unsigned int nqueues;
+	uint32_t sizes[AB_MAX_SIZES];
+	unsigned int nsizes;
+	enum ab_prov provs[AB_NPROV];
+	unsigned int nprovs;
+	struct { enum ab_prov prov; uint32_t size; } configs[AB_MAX_CFGS];
+	unsigned int nconfigs;		/* --configs, instead of the product */
+	uint64_t bytes;			/* per run, over all flows */
+	unsigned int runs;		/* timed runs per configuration */
+	unsigned int flows;
+	uint64_t seed;
+	bool seed_set;
+	bool verify;			/* verify the timed runs too */
+	uint16_t port;			/* flow i on port + i */
+	struct dx_dmabuf_spec buf;
+	const char *listen;
+	const char *sender;		/* run "SENDER --port P --bytes N" */
+	const char *load_cmd, *unload_cmd;
+	const char *csv, *summary, *md, *tag;
+	int timeout;
+};
+
+struct ab_cfg {
+	enum ab_prov prov;
+	uint32_t size;			/* niov size */
+	char name[32];			/* e.g. devmemx-64K */
+};
+
+/* /proc/stat's first line, in clock ticks. */
+enum { AB_USER, AB_NICE, AB_SYSTEM, AB_IDLE, AB_IOWAIT, AB_IRQ, AB_SOFTIRQ,
+       AB_STEAL, AB_NCPU };
+
+struct ab_qstats {
+	uint64_t packets, bytes, gro_packets, gro_bytes, gro_wire_packets;
+};
+
+/* page-pool-stats-get, summed over the binding's pools. */
+enum { PP_FAST, PP_SLOW, PP_SLOW_HO, PP_EMPTY, PP_REFILL, PP_WAIVE,
+       PP_REC_CACHED, PP_REC_CACHE_FULL, PP_REC_RING, PP_REC_RING_FULL,
+       PP_REC_RELEASED, AB_NPP };
+
+struct ab_snap {
+	double t;			/* CLOCK_MONOTONIC, s */
+	uint64_t cpu[AB_NCPU];
+	double rx_user, rx_sys;		/* this process, s */
+	struct ab_qstats q;
+	uint64_t device_ns;
+	bool have_device;
+	uint64_t sched_ns;		/* /proc/schedstat: tasks' run time */
+	bool have_sched;
+};
+
+/* One run: everything the CSV row holds. */
+struct ab_result {
+	const struct ab_cfg *cfg;
+	const char *phase;		/* "verify" or "timed" */
+	unsigned int round, order;
+	uint64_t bytes;
+	double wall;
+	uint64_t cpu[AB_NCPU];		/* ticks over the run */
+	double rx_user, rx_sys, tx_user, tx_sys;
+	bool have_tx;
+	struct rx_stats st;		/* summed over the flows */
+	uint64_t pp[AB_NPP];
+	bool have_pp;
+	struct ab_qstats q;
+	uint64_t device_ns;
+	bool have_device;
+	uint64_t sched_ns;
+	bool have_sched;
+	double bind_sec;
+	uint64_t dmabuf_bytes;
+	uint64_t niov_count;
+	uint64_t meta_bytes;
+	const char *meta_source;
+};
+
+/* rx-opts.c */
+int rx_parse_ab(int argc, char **argv, struct ab_opts *o);
+const char *ab_prov_name(enum ab_prov p);
+
+/* rx-ab-stats.c: each returns 0 or -errno (after a message). */
+double ab_now(void);
+int ab_cpu_read(uint64_t cpu[AB_NCPU]);
+/* Sum over CPUs of the time tasks ran (ns, /proc/schedstat); false if none. */
+bool ab_sched_read(uint64_t *ns);
+long ab_clk_tck(void);
+int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
+		   unsigned int nqueues, struct ab_qstats *q);
+/* Pools carrying binding @id: their stats (*@have false without them). */
+int ab_pp_read(uint32_t id, uint64_t pp[AB_NPP], bool *have);
+/* How many pools carry binding @id. */
+int ab_pp_count(uint32_t id);
+/* Sum of the device's rx<N>_device_ns (ethtool -S); *@have false if none. */
+int ab_device_ns(const char *dev, uint64_t *ns, bool *have);
+/* sizeof a struct in the running kernel, from /sys/kernel/btf/vmlinux. */
+long ab_btf_struct_size(const char *name);
+/* Run the per-CPU NET_RX that frees deferred skbs (loopback UDP per CPU). */
+void ab_flush_deferred(void);
+
+/* rx-ab-report.c */
+void ab_fmt_size(char *out, size_t len, uint64_t v);
+int ab_csv_write(const char *path, const struct ab_opts *o,
+		 const struct ab_result *r, unsigned int n);
+void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
+	       unsigned int ncfgs, const struct ab_result *r, unsigned int n);
+int ab_summary_write(const char *path, const struct ab_opts *o,
+		     const struct ab_cfg *cfgs, unsigned int ncfgs,
+		     const struct ab_result *r, unsigned int n);
+
+#endif
