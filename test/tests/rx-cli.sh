@@ -118,7 +118,9 @@ stream_sum() { # seed-args... -> sha256 of 1000003 bytes sent in 7777-byte write
 	sleep 1
 	timeout 20 nc -l -p 5202 </dev/null >/tmp/got
 	wait $pid || fail "send $* exited $?"
-	expect_eq "$(cat /tmp/sent.json)" '{"bytes_sent":1000003}' "send $* output"
+	expect_eq "$(jget bytes_sent /tmp/sent.json)" 1000003 "send $* output"
+	grep -q '"retrans":[0-9]*,.*"rwnd_limited_us":[0-9]*,' /tmp/sent.json ||
+		fail "send $*: no TCP_INFO figures in $(cat /tmp/sent.json)"
 	sha256sum </tmp/got | cut -d' ' -f1
 	rm -f /tmp/got /tmp/sent.json
 }
