@@ -124,41 +124,15 @@ static int ab_qstats_one(const struct dx_reply *r, void *arg)
 	return 0;
 }
 
-/* One netdev dump: @cmd with @fn per reply; @scope for qstats, else 0. */
-static int ab_dump(int cmd, int maxattr, int scope, dx_reply_fn fn, void *arg,
-		   const char *what, int quiet_err)
-{
-	struct dx_nl nl = { 0 };
-	struct nl_msg *msg;
-	int ret;
-
-	ret = dx_nl_open(&nl, "netdev");
-	if (ret)
-		return ret;
-	nl.quiet_err = quiet_err;
-	msg = dx_nl_msg(&nl, cmd, true);
-	if (msg && scope && nla_put_u32(msg, NETDEV_A_QSTATS_SCOPE, scope) < 0) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	if (!msg) {
-		dx_nl_close(&nl);
-		return dx_nomem();
-	}
-	ret = dx_nl_call(&nl, msg, maxattr, fn, arg, what);
-	dx_nl_close(&nl);
-	return ret;
-}
-
 int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
 		   unsigned int nqueues, struct ab_qstats *q)
 {
 	struct ab_qarg a = { ifindex, queues, nqueues, q };
 
 	memset(q, 0, sizeof(*q));
-	return ab_dump(NETDEV_CMD_QSTATS_GET, NETDEV_A_QSTATS_MAX,
-		       NETDEV_QSTATS_SCOPE_QUEUE, ab_qstats_one, &a,
-		       "qstats-get", 0);
+	return rx_netdev_dump(NETDEV_CMD_QSTATS_GET, NETDEV_A_QSTATS_MAX,
+			      NETDEV_QSTATS_SCOPE_QUEUE, ab_qstats_one, &a,
+			      "qstats-get", 0);
 }
 
 #define AB_MAX_POOLS	64
@@ -186,8 +160,8 @@ static int ab_pools_of(uint32_t id, struct ab_pools *p)
 {
 	p->id = id;
 	p->n = 0;
-	return ab_dump(NETDEV_CMD_PAGE_POOL_GET, NETDEV_A_PAGE_POOL_MAX, 0,
-		       ab_pool_one, p, "page-pool-get", 0);
+	return rx_netdev_dump(NETDEV_CMD_PAGE_POOL_GET, NETDEV_A_PAGE_POOL_MAX,
+			      0, ab_pool_one, p, "page-pool-get", 0);
 }
 
 int ab_pp_count(uint32_t id)
@@ -245,9 +219,9 @@ int ab_pp_read(uint32_t id, uint64_t pp[AB_NPP], bool *have)
 	if (ret || !p.n)
 		return ret;
 	/* Kernels without CONFIG_PAGE_POOL_STATS lack the command. */
-	ret = ab_dump(NETDEV_CMD_PAGE_POOL_STATS_GET,
-		      NETDEV_A_PAGE_POOL_STATS_MAX, 0, ab_pp_one, &p,
-		      "page-pool-stats-get", EOPNOTSUPP);
+	ret = rx_netdev_dump(NETDEV_CMD_PAGE_POOL_STATS_GET,
+			     NETDEV_A_PAGE_POOL_STATS_MAX, 0, ab_pp_one, &p,
+			     "page-pool-stats-get", EOPNOTSUPP);
 	if (ret == -EOPNOTSUPP)
 		return 0;
 	*have = !ret;

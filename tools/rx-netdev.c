@@ -94,9 +94,13 @@ static int rx_print(const struct dx_reply *r, void *arg)
 	return 0;
 }
 
-int rx_netdev_list(enum rx_list which)
+/*
+ * One netdev family dump: @cmd, with @fn per reply; @scope for qstats-get
+ * (0: per device); @quiet_err an errno to return without a message, or 0.
+ */
+int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
+		   void *arg, const char *what, int quiet_err)
 {
-	const struct rx_listing *l = &rx_listings[which];
 	struct dx_nl nl = { 0 };
 	struct nl_msg *msg;
 	int ret;
@@ -104,18 +108,25 @@ int rx_netdev_list(enum rx_list which)
 	ret = dx_nl_open(&nl, "netdev");
 	if (ret)
 		return ret;
-	msg = dx_nl_msg(&nl, l->cmd, true);
-	if (msg && l->scope &&
-	    nla_put_u32(msg, NETDEV_A_QSTATS_SCOPE, l->scope) < 0) {
+	nl.quiet_err = quiet_err;
+	msg = dx_nl_msg(&nl, cmd, true);
+	if (msg && scope && nla_put_u32(msg, NETDEV_A_QSTATS_SCOPE, scope) < 0) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
 	if (!msg) {
 		dx_nl_close(&nl);
-		return -ENOMEM;
+		return dx_nomem();
 	}
-	ret = dx_nl_call(&nl, msg, l->maxattr, rx_print, (void *)l->fields,
-			 l->what);
+	ret = dx_nl_call(&nl, msg, maxattr, fn, arg, what);
 	dx_nl_close(&nl);
 	return ret;
+}
+
+int rx_netdev_list(enum rx_list which)
+{
+	const struct rx_listing *l = &rx_listings[which];
+
+	return rx_netdev_dump(l->cmd, l->maxattr, l->scope, rx_print,
+			      (void *)l->fields, l->what, 0);
 }

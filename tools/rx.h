@@ -99,8 +99,12 @@ void rx_signals_setup(void);
 int rx_wait(int fd, short events, int timeout_ms);
 
 /* rx-netdev.c: netdev family dumps, one JSON line per object. */
-enum rx_list { RX_LIST_POOLS, RX_LIST_QUEUES, RX_LIST_QSTATS_DEV, RX_LIST_QSTATS };
+enum rx_list {
+	RX_LIST_POOLS, RX_LIST_QUEUES, RX_LIST_QSTATS_DEV, RX_LIST_QSTATS
+};
 int rx_netdev_list(enum rx_list which);
+int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
+		   void *arg, const char *what, int quiet_err);
 
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);
