@@ -43,17 +43,33 @@ dx_kver() {
 }
 
 # Run a command inside the root, with the project at /src. Mounts live in a
-# private mount namespace and vanish with it.
+# private mount namespace and vanish with it. With DX_SCRATCH set, the root is
+# a throwaway overlay over the real one (written to a directory under
+# .cache that is removed after), so what the command installs or changes
+# there is gone after: packaging tests install into it.
 dx_in_root() {
+	local scratch= rc
+	if [ -n "${DX_SCRATCH:-}" ]; then
+		scratch=$(mktemp -d "$DX_CACHE/scratch.XXXXXX")
+	fi
 	unshare --mount --propagation private -- /bin/sh -ec '
-		R=$1; T=$2; shift 2
+		R=$1; T=$2; S=$3; shift 3
+		if [ -n "$S" ]; then
+			mkdir -p "$S/upper" "$S/work" "$S/merged"
+			mount -t overlay overlay \
+				-o "lowerdir=$R,upperdir=$S/upper,workdir=$S/work" "$S/merged"
+			R=$S/merged
+		fi
 		mount -t proc proc "$R/proc"
 		mount --rbind /sys "$R/sys"
 		mount --rbind /dev "$R/dev"
 		mkdir -p "$R/src"
 		mount --bind "$T" "$R/src"
 		exec chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 "$@"' sh "$DX_ROOT" "$DX_TOP" "$@"
+			HOME=/root LANG=C.UTF-8 "$@"' sh "$DX_ROOT" "$DX_TOP" "$scratch" "$@"
+	rc=$?
+	[ -z "$scratch" ] || rm -rf --one-file-system "$scratch"
+	return $rc
 }
 
 # Boot kernel series $1 in QEMU (TCG) with a fresh initramfs; the VM runs

@@ -10,7 +10,7 @@ set -euo pipefail
 
 PACKAGES=(
 	build-essential kmod bc cpio rsync python3 python3-yaml python3-jsonschema perl
-	dwarves dkms curl xz-utils
+	dwarves dkms curl xz-utils debhelper dh-dkms man-db groff-base
 	libnl-3-dev libnl-genl-3-dev pkgconf
 	busybox-static ethtool iproute2 procps
 	qemu-system-x86 gnuplot-nox
@@ -38,10 +38,24 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 mirror=$(dx_mirror)
-dx_log "making build root from $mirror (trixie, trixie-backports)"
 dx_rm_tree "$DX_ROOT.new"
 mkdir -p "$DX_CACHE"
-mmdebstrap --variant=buildd --mode=root --components=main \
+# The steps print one line each; what mmdebstrap, apt and dpkg say goes to
+# the log, shown (its tail) only when a step fails.
+log=$DX_CACHE/root.log
+: >"$log"
+step() { # n what; then the command
+	local n=$1 what=$2
+	shift 2
+	dx_log "[$n/4] $what"
+	"$@" >>"$log" 2>&1 || {
+		tail -n 30 "$log" | sed 's/^/  | /' >&2
+		dx_die "making the build root failed at step $n ($what); whole log: $log"
+	}
+}
+dx_log "making the build root from $mirror (log: $log)"
+step 1 "bootstrapping Debian trixie with the toolchain (mmdebstrap, a few minutes)" \
+	mmdebstrap --variant=buildd --mode=root --components=main \
 	--aptopt='Acquire::Retries "3"' \
 	--include="$(IFS=,; echo "${PACKAGES[*]}")" \
 	trixie "$DX_ROOT.new" \
@@ -53,13 +67,13 @@ newest() { # suite series
 		awk '{ print $1 }' | sed 's/^linux-headers-//' | sort -V | tail -n1
 }
 DX_ROOT=$DX_ROOT.new
-dx_in_root apt-get update -q
+step 2 "reading the package index" dx_in_root apt-get update -q
 : >"$DX_ROOT/etc/devmemx-kernels"
 pkgs=()
 for series in 6.12 7.2 7.3; do
 	kver=$(newest "${SUITE[$series]}" "$series")
 	[ -n "$kver" ] || dx_die "no linux-headers-$series.*-amd64 in ${SUITE[$series]}"
-	dx_log "kernel $series: $kver (${SUITE[$series]})"
+	dx_log "      kernel $series: $kver (${SUITE[$series]})"
 	echo "$series $kver" >>"$DX_ROOT/etc/devmemx-kernels"
 	pkgs+=("linux-headers-$kver/${SUITE[$series]}" "linux-image-$kver/${SUITE[$series]}")
 done
@@ -69,7 +83,8 @@ done
 pkgs+=(linux-base/trixie-backports linux-source-7.2/trixie-backports
 	linux-libc-dev/trixie-backports)
 # INITRD=No: the VM runner packs its own initramfs.
-dx_in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q \
+step 3 "installing the kernels' headers and images, and linux-source-7.2" \
+	dx_in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q \
 	--no-install-recommends "${pkgs[@]}"
 src=$(ls "$DX_ROOT"/usr/src/linux-source-7.2.tar.xz)
 mkdir -p "$DX_ROOT/opt/linux"
@@ -85,6 +100,7 @@ rm -f "$src"
 # __typeof_unqual__ (trixie's 0.6.4 does not; only its self-contained binary
 # is taken, its package's dependencies are not in trixie), and setting
 # hds-thresh needs ethtool >= 6.15 (trixie has 6.14).
+dx_log "[4/4] sparse and ethtool from sid"
 curl -fsS "$mirror/dists/sid/main/binary-amd64/Packages.xz" | xz -dc \
 	>"$DX_ROOT/tmp/sid-packages"
 sid_deb() { # package -> downloads it to $DX_ROOT/tmp/$1.deb
@@ -92,7 +108,7 @@ sid_deb() { # package -> downloads it to $DX_ROOT/tmp/$1.deb
 	f=$(awk -v p="$1" '$0 == "Package: " p { s = 1 } s && /^Filename:/ { print $2; s = 0 }' \
 		"$DX_ROOT/tmp/sid-packages")
 	[ -n "$f" ] || dx_die "no package $1 in sid"
-	dx_log "from sid: $f"
+	dx_log "      from sid: $f"
 	curl -fsS -o "$DX_ROOT/tmp/$1.deb" "$mirror/$f"
 }
 sid_deb sparse
@@ -101,9 +117,9 @@ dpkg-deb --fsys-tarfile "$DX_ROOT/tmp/sparse.deb" |
 	tar -xO ./usr/bin/sparse >"$DX_ROOT/opt/sparse/sparse"
 chmod 755 "$DX_ROOT/opt/sparse/sparse"
 sid_deb ethtool
-dx_in_root dpkg -i /tmp/ethtool.deb
+dx_in_root dpkg -i /tmp/ethtool.deb >>"$log" 2>&1 || dx_die "cannot install sid's ethtool; log: $log"
 rm -f "$DX_ROOT"/tmp/*.deb "$DX_ROOT/tmp/sid-packages"
-dx_in_root apt-get clean
+dx_in_root apt-get clean >>"$log" 2>&1
 echo "$recipe" >"$DX_ROOT/etc/devmemx-recipe"
 dx_rm_tree "${DX_ROOT%.new}"
 mv "$DX_ROOT" "${DX_ROOT%.new}"

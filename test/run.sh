@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# The test runner: boots each stock kernel once in QEMU (TCG) with our
-# modules, tools and test scripts, runs every test inside that boot, checks
-# the kernel log, checks that 6.12 is refused, and prints one KTAP line per
-# test per kernel and a summary line.
+# The test runner: runs the tests that need no kernel of their own
+# (test/root/: packaging, man pages) in a throwaway copy of the build root,
+# boots each stock kernel once in QEMU (TCG) with our modules, tools and test
+# scripts, runs every test of test/tests inside that boot, checks the kernel
+# log, checks that 6.12 is refused, and prints one KTAP line per test per
+# kernel and a summary line.
 #
 # usage: run.sh [-k "7.2 7.3"] [-t test,test] [-T timeout-seconds] [-x]
 # (-x: run the tests with bash -x, their output streamed as they go)
@@ -35,17 +37,50 @@ report() { # ok|fail|skip name [reason]
 	esac
 }
 
-all_tests=$(cd "$DX_TOP/test/tests" && ls ./*.sh | sed 's|^\./||; s|\.sh$||')
-[ -z "$only" ] || all_tests=$(tr ',' '\n' <<<"$only")
+list() { (cd "$DX_TOP/test/$1" && ls ./*.sh | sed 's|^\./||; s|\.sh$||'); }
+pick() { # dir: its tests that -t selects (all without -t)
+	local t
+	for t in $(list "$1"); do
+		[ -z "$only" ] || [[ ",$only," == *",$t,"* ]] && echo "$t"
+	done
+}
+all_tests=$(pick tests)
+root_tests=$(pick root)
+if [ -n "$only" ]; then
+	for t in ${only//,/ }; do
+		[ -f "$DX_TOP/test/tests/$t.sh" ] || [ -f "$DX_TOP/test/root/$t.sh" ] ||
+			[ "$t" = refused-6.12 ] || dx_die "no test $t in test/tests or test/root"
+	done
+fi
 
 echo "KTAP version 1"
+# In the build root, each in its own throwaway overlay (DX_SCRATCH): what a
+# test installs there is gone after it. A test prints "# " lines to keep;
+# the tail of its output shows when it fails.
+for t in $root_tests; do
+	start=$SECONDS
+	out=$(DX_SCRATCH=1 dx_in_root bash "/src/test/root/$t.sh" 2>&1)
+	rc=$?
+	grep '^# ' <<<"$out"
+	echo "# root $t: $((SECONDS - start)) s"
+	if [ $rc = 0 ]; then
+		report ok "root $t"
+	else
+		report fail "root $t"
+		grep -v '^# ' <<<"$out" | tail -n 30 | sed 's/^/# | /'
+	fi
+done
+
+[ -n "$all_tests" ] || kernels=
 for series in $kernels; do
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
 	out=$DX_BUILD/vm/$series
 	echo "# kernel $series: $kver"
 	start=$SECONDS
-	dx_boot "$series" run-tests.sh "dx.tests=$only" $xtrace
+	sel=
+	[ -z "$only" ] || sel=$(tr '\n' ',' <<<"$all_tests")
+	dx_boot "$series" run-tests.sh "dx.tests=$sel" $xtrace
 	vm_rc=$?
 	echo "# kernel $series: VM ran $((SECONDS - start)) s, exit $vm_rc"
 
