@@ -28,8 +28,69 @@ check: all
 generate: root
 	$(ROOT_RUN) make -C /src in-root-generate
 
+deb: root
+	$(ROOT_RUN) make -C /src in-root-deb
+
 clean:
 	rm -rf build
+
+# ---- on a host, as root: install, uninstall ----------------------------------
+# The tools are built with the host's compiler (libnl-3-dev, libnl-genl-3-dev
+# and pkgconf needed); the modules by dkms, for KVER (default: the running
+# kernel) now and for every kernel installed later. DESTDIR stages the files
+# only (packaging does that), without dkms.
+VERSION := $(shell cat VERSION)
+PREFIX ?= /usr/local
+KVER ?= $(shell uname -r)
+DKMS_SRC := /usr/src/devmemx-$(VERSION)
+# What dkms builds from: the module sources, the uapi header they include,
+# the version, dkms.conf.
+DKMS_FILES := dkms.conf VERSION uapi/linux/devmemx.h module/Kbuild \
+	$(wildcard module/*.c module/*.h module/generated/*.c module/generated/*.h \
+	driver-shims/sim/Kbuild driver-shims/sim/*.c driver-shims/sim/*.h)
+MAN_PAGES := $(wildcard man/*.8)
+
+install-tools:
+	mkdir -p build/host
+	$(MAKE) -C tools O=$(CURDIR)/build/host
+	install -D -m 755 build/host/devmemx $(DESTDIR)$(PREFIX)/sbin/devmemx
+	install -D -m 755 build/host/devmemx-rx $(DESTDIR)$(PREFIX)/sbin/devmemx-rx
+	for m in $(MAN_PAGES); do \
+		install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/$$(basename $$m) || exit 1; \
+	done
+
+install-dkms-src:
+	for f in $(DKMS_FILES); do \
+		install -D -m 644 $$f $(DESTDIR)$(DKMS_SRC)/$$f || exit 1; \
+	done
+	install -D -m 755 module/probe.sh $(DESTDIR)$(DKMS_SRC)/module/probe.sh
+	install -D -m 644 module/modprobe.conf $(DESTDIR)/etc/modprobe.d/devmemx.conf
+	install -D -m 755 module/modprobe-devmemx $(DESTDIR)/usr/lib/devmemx/modprobe-devmemx
+
+install: install-tools install-dkms-src
+ifeq ($(DESTDIR),)
+	@if dkms status -m devmemx -v $(VERSION) | grep -q .; then \
+		dkms remove -q devmemx/$(VERSION) --all; fi
+	dkms add -q devmemx/$(VERSION)
+	@dkms install devmemx/$(VERSION) -k $(KVER); rc=$$?; \
+	if [ $$rc = 77 ]; then \
+		echo "devmemx: not built for $(KVER): devmemx needs Linux 7.2 or later on x86_64 with$$(sed -n 's/^BUILD_EXCLUSIVE_CONFIG="\(.*\)"/ \1/p' dkms.conf) (dkms.conf); dkms builds it for each such kernel installed from now on"; \
+	elif [ $$rc != 0 ]; then exit $$rc; fi
+	@echo "devmemx $(VERSION) installed: modprobe devmemx (devmemx_sim: the simulated NIC)"
+endif
+
+uninstall:
+	@for m in devmemx_sim devmemx; do \
+		if grep -q "^$$m " /proc/modules; then \
+			modprobe -r $$m || { echo "devmemx: $$m is in use: unbind (devmemx unbind) and stop its receivers first"; exit 1; }; \
+		fi; \
+	done
+	@if dkms status -m devmemx -v $(VERSION) | grep -q .; then \
+		dkms remove devmemx/$(VERSION) --all; fi
+	rm -rf $(DESTDIR)$(DKMS_SRC) $(DESTDIR)/usr/lib/devmemx
+	rm -f $(DESTDIR)/etc/modprobe.d/devmemx.conf \
+		$(DESTDIR)$(PREFIX)/sbin/devmemx $(DESTDIR)$(PREFIX)/sbin/devmemx-rx \
+		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MAN_PAGES)))
 
 # ---- inside the build root --------------------------------------------------
 kver = $(shell awk '$$1 == "$(1)" { print $$2 }' /etc/devmemx-kernels)
@@ -91,7 +152,20 @@ in-root-check: in-root-check-generated
 in-root-generate:
 	uapi/regen.sh
 
+# Debian packages devmemx-dkms and devmemx-tools, built from a copy of the
+# tree (dpkg-buildpackage writes beside it) into build/deb/.
+in-root-deb:
+	rm -rf build/deb && mkdir -p build/deb/devmemx-$(VERSION)
+	rsync -a --exclude=/build --exclude=/.cache --exclude=/.git ./ \
+		build/deb/devmemx-$(VERSION)/
+	@echo "  DEB build/deb (log: build/deb/build.log)"
+	@cd build/deb/devmemx-$(VERSION) && dpkg-buildpackage -b -us -uc \
+		>../build.log 2>&1 || { tail -n 30 ../build.log; \
+		echo "deb: dpkg-buildpackage failed; whole log in build/deb/build.log"; exit 1; }
+	@ls build/deb/*.deb
+
 in-root-check-generated:
 	uapi/regen.sh --check
 
-.PHONY: all root test demo ab check generate clean in-root-build in-root-generate
+.PHONY: all root test demo ab check generate clean deb install install-tools \
+	install-dkms-src uninstall in-root-build in-root-generate in-root-deb

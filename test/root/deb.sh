@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# In a throwaway copy of the build root: "make deb" builds devmemx-dkms and
+# devmemx-tools; installing them builds the modules for 7.2 and 7.3 and skips
+# 6.12 with its reason; the dkms kernel hook builds for a kernel whose
+# headers arrive later; purging removes everything. Leaves what dkms built
+# and the installed modprobe files in build/dkms/ for the VM test
+# dkms-modprobe.
+set -uo pipefail
+fail() { echo "FAIL: $*"; exit 1; }
+kver() { awk -v s="$1" '$1 == s { print $2 }' /etc/devmemx-kernels; }
+v=$(cat /src/VERSION)
+k72=$(kver 7.2) k73=$(kver 7.3) k612=$(kver 6.12)
+watched="/usr/src /usr/sbin /usr/share/man/man8 /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
+snap() { find $watched -path /var/lib/dkms/mok.\* -prune -o -print 2>/dev/null | sort; }
+snap >/tmp/before
+
+cd /src
+make -s in-root-deb >/tmp/deb.log 2>&1 || { cat /tmp/deb.log; fail "make deb"; }
+dkms_deb=/src/build/deb/devmemx-dkms_${v}_all.deb tools_deb=/src/build/deb/devmemx-tools_${v}_amd64.deb
+[ -f "$dkms_deb" ] && [ -f "$tools_deb" ] || fail "make deb made: $(ls build/deb)"
+dpkg-deb -c "$dkms_deb" >/tmp/dkms-deb.txt || fail "dpkg-deb -c $dkms_deb"
+grep -q "usr/src/devmemx-$v/dkms.conf" /tmp/dkms-deb.txt || fail "$dkms_deb has no dkms.conf: $(cat /tmp/dkms-deb.txt)"
+echo "# make deb: $(cd build/deb && ls ./*.deb | tr '\n' ' ')"
+
+DEBIAN_FRONTEND=noninteractive apt-get install -y "$dkms_deb" "$tools_deb" \
+	>/tmp/apt.log 2>&1 || { tail -n 40 /tmp/apt.log; fail "apt install of the packages"; }
+for k in "$k72" "$k73"; do
+	dkms status -m devmemx -v "$v" -k "$k" | grep -q ": installed" ||
+		{ tail -n 40 /tmp/apt.log; fail "$k: not built at install: $(dkms status 2>&1)"; }
+	ls /lib/modules/"$k"/updates/dkms/devmemx.ko* /lib/modules/"$k"/updates/dkms/devmemx_sim.ko* \
+		>/dev/null || fail "$k: modules missing under updates/dkms"
+done
+ls /lib/modules/"$k612"/updates/dkms/devmemx* >/dev/null 2>&1 && fail "$k612: a module was installed"
+reason=$(grep -m1 "BUILD_EXCLUSIVE" /tmp/apt.log) ||
+	{ tail -n 40 /tmp/apt.log; fail "apt install printed no reason for skipping $k612"; }
+echo "# apt install: built for $k72 and $k73; $k612: $(sed 's/^ *//' <<<"$reason")"
+for f in /usr/sbin/devmemx /usr/sbin/devmemx-rx /etc/modprobe.d/devmemx.conf \
+	 /usr/lib/devmemx/modprobe-devmemx; do
+	[ -e "$f" ] || fail "no $f after apt install"
+done
+/usr/sbin/devmemx --version | grep -qF "$v" || fail "devmemx --version: $(/usr/sbin/devmemx --version 2>&1)"
+
+# A kernel whose headers arrive after the package: the hook that headers
+# packages run builds for it.
+dkms uninstall -q "devmemx/$v" -k "$k73" >/dev/null && dkms unbuild -q "devmemx/$v" -k "$k73" >/dev/null ||
+	fail "dkms unbuild -k $k73"
+ls /lib/modules/"$k73"/updates/dkms/devmemx* >/dev/null 2>&1 && fail "$k73: modules left after unbuild"
+/etc/kernel/header_postinst.d/dkms "$k73" >/tmp/hook.log 2>&1 || { cat /tmp/hook.log; fail "the dkms kernel hook for $k73"; }
+dkms status -m devmemx -v "$v" -k "$k73" | grep -q ": installed" ||
+	{ cat /tmp/hook.log; fail "$k73: the kernel hook did not build devmemx"; }
+echo "# the dkms kernel hook built devmemx for $k73"
+
+# For the VM test: what dkms built and what the package installed.
+rm -rf build/dkms
+for k in "$k72" "$k73"; do
+	mkdir -p build/dkms/"$k"
+	cp /lib/modules/"$k"/updates/dkms/devmemx*.ko* build/dkms/"$k"/
+done
+cp /etc/modprobe.d/devmemx.conf /usr/lib/devmemx/modprobe-devmemx build/dkms/
+
+DEBIAN_FRONTEND=noninteractive apt-get purge -y devmemx-dkms devmemx-tools >/tmp/purge.log 2>&1 ||
+	{ tail -n 40 /tmp/purge.log; fail "apt purge"; }
+snap >/tmp/after
+if ! diff /tmp/before /tmp/after >/tmp/left; then
+	cat /tmp/left
+	fail "apt purge left files behind (above)"
+fi
+echo "# apt purge: nothing left in $watched"
