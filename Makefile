@@ -133,7 +133,7 @@ build/tools/ncdevmem: $(NCDEVMEM_C) /etc/devmemx-recipe
 KSRC := $(wildcard module/*.c module/*.h module/generated/*.[ch] \
 	driver-shims/*/*.c driver-shims/*/*.h)
 
-in-root-check: in-root-check-generated
+in-root-check: in-root-check-generated in-root-check-version
 	/opt/linux/scripts/checkpatch.pl --no-tree --quiet --strict \
 		--ignore FILE_PATH_CHANGES -f $(KSRC)
 	set -e; for s in $(KERNELS); do \
@@ -167,5 +167,16 @@ in-root-deb:
 in-root-check-generated:
 	uapi/regen.sh --check
 
+# VERSION is the one version: the module and tools are built with it;
+# dkms.conf and debian/changelog must say the same.
+in-root-check-version:
+	@v=$$(cat VERSION); \
+	d=$$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf); \
+	c=$$(sed -n '1s/^devmemx (\([^)]*\)).*/\1/p' debian/changelog); \
+	[ "$$d" = "$$v" ] || { echo "dkms.conf: PACKAGE_VERSION \"$$d\", VERSION $$v"; exit 1; }; \
+	[ "$$c" = "$$v" ] || { echo "debian/changelog: version \"$$c\", VERSION $$v"; exit 1; }; \
+	echo "  VERSION $$v (dkms.conf, debian/changelog)"
+
 .PHONY: all root test demo ab check generate clean deb install install-tools \
-	install-dkms-src uninstall in-root-build in-root-generate in-root-deb
+	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
+	in-root-check-version

@@ -19,7 +19,7 @@ static int parse_id(const char *s, bool all_ok, uint32_t *id, bool *all)
 		return 0;
 	}
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, dx_num_base(s));
 	if (*s < '0' || *s > '9' || *end || errno || v > UINT32_MAX)
 		return dx_bad_usage("bad binding id \"%s\": use a number from devmemx show%s",
 				    s, all_ok ? ", or all" : "");

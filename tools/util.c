@@ -80,6 +80,12 @@ int dx_parse_buf_size(const char *s, const char *opt, uint32_t *out)
 	return 0;
 }
 
+/* Numbers are decimal, or hex with 0x; a leading 0 is not octal. */
+int dx_num_base(const char *s)
+{
+	return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 int dx_parse_uint(const char *s, const char *opt, uint64_t min, uint64_t max,
 		  uint64_t *out)
 {
@@ -89,7 +95,7 @@ int dx_parse_uint(const char *s, const char *opt, uint64_t min, uint64_t max,
 	errno = 0;
 	if (!isdigit((unsigned char)*s))
 		goto bad;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, dx_num_base(s));
 	if (errno || *end || v < min || v > max)
 		goto bad;
 	*out = v;

@@ -30,7 +30,9 @@ int dx_nomem(void);
 int dx_parse_size(const char *s, const char *opt, uint64_t *out);
 /* A niov (RX buffer) size: a power of two from 4K that fits in 32 bits. */
 int dx_parse_buf_size(const char *s, const char *opt, uint32_t *out);
-/* A number from @min to @max (decimal, 0x hex or 0 octal). */
+/* The base of a number: 16 after 0x, else 10 (a leading 0 is not octal). */
+int dx_num_base(const char *s);
+/* A number from @min to @max, decimal or 0x hex. */
 int dx_parse_uint(const char *s, const char *opt, uint64_t min, uint64_t max,
 		  uint64_t *out);
 /*

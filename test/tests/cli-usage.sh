@@ -57,6 +57,10 @@ expect_err 2 'devmemx: --pid PID needs --fd FD' bind --pid 1
 expect_err 2 'devmemx: --fd FD needs --pid PID' bind --fd 3
 expect_err 2 'devmemx: bad number "0" for --pid (1 to 2147483647)' bind --pid 0 --fd 3
 expect_err 2 'devmemx: bad number "x" for --fd (0 to 2147483647)' bind --pid 1 --fd x
+# Decimal, or hex after 0x; a leading 0 does not make it octal (in octal
+# this one would fit).
+expect_err 2 'devmemx: bad number "03777777777" for --fd (0 to 2147483647)' bind --pid 1 --fd 03777777777
+expect_err 2 'devmemx: bad number "0x80000000" for --fd (0 to 2147483647)' bind --pid 1 --fd 0x80000000
 expect_err 2 'devmemx: --hugetlb goes with --udmabuf, not --dma-heap' \
 	bind --dma-heap system 4M --hugetlb
 expect_err 2 'devmemx: --hugetlb goes with --udmabuf, not --pid' \
@@ -77,6 +81,8 @@ expect_err 2 'devmemx: bad binding id "-1": use a number from devmemx show, or a
 	devmemx unbind -1
 expect_err 2 'devmemx: bad binding id "4294967296": use a number from devmemx show, or all' \
 	devmemx unbind 4294967296
+expect_err 2 'devmemx: bad binding id "037777777777": use a number from devmemx show, or all' \
+	devmemx unbind 037777777777
 expect_err 2 'devmemx: unexpected argument "2" for unbind' devmemx unbind 1 2
 expect_err 2 'devmemx: bad binding id "all": use a number from devmemx show' \
 	devmemx show all

@@ -36,6 +36,25 @@ cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
 # The kernel's reference devmem client, linked statically.
 cp /src/build/tools/ncdevmem "$stage/usr/bin/ncdevmem"
 find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;
+# kmod's modprobe, for what dkms built (the root test deb leaves its modules
+# and the installed modprobe files in build/dkms): installed where dkms and
+# the package put them, so "modprobe devmemx" goes the way it goes on a host.
+# kmod opens liblzma only when it meets a compressed module.
+add_bin /usr/bin/kmod
+add_bin /lib/x86_64-linux-gnu/liblzma.so.5
+for t in modprobe depmod modinfo; do
+	ln -sf /usr/bin/kmod "$stage/sbin/$t"
+done
+if [ -d /src/build/dkms/"$kver" ]; then
+	mkdir -p "$stage/lib/modules/$kver/updates/dkms" "$stage/etc/modprobe.d" \
+		"$stage/usr/lib/devmemx"
+	cp /src/build/dkms/"$kver"/*.ko* "$stage/lib/modules/$kver/updates/dkms/"
+	cp /src/build/dkms/devmemx.conf "$stage/etc/modprobe.d/"
+	cp /src/build/dkms/modprobe-devmemx "$stage/usr/lib/devmemx/"
+	cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} \
+		"$stage/lib/modules/$kver/"
+	depmod -b "$stage" "$kver"
+fi
 cp /src/test/vm/init "$stage/init"
 cp /src/test/vm/*.sh "$stage/dx/"
 cp -r /src/test/tests "$stage/dx/tests"

@@ -30,8 +30,13 @@ dx_unload() { rmmod devmemx; }
 
 # The simulated NIC pair, dxsim0 in netns "tx" (192.0.2.1, 2001:db8::1) and
 # dxsim1 in netns "rx" (192.0.2.2, 2001:db8::2), both up, MTU $2.
+# With DX_MODPROBE=1 the sim comes from modprobe (what dkms installed).
 sim_setup() { # [queues] [mtu]
-	insmod /dx/modules/devmemx_sim.ko queues="${1:-4}"
+	if [ "${DX_MODPROBE:-}" = 1 ]; then
+		modprobe devmemx_sim queues="${1:-4}"
+	else
+		insmod /dx/modules/devmemx_sim.ko queues="${1:-4}"
+	fi
 	ip netns add tx
 	ip netns add rx
 	ip link set dxsim0 netns tx
