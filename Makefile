@@ -91,6 +91,7 @@ uninstall:
 	rm -f $(DESTDIR)/etc/modprobe.d/devmemx.conf \
 		$(DESTDIR)$(PREFIX)/sbin/devmemx $(DESTDIR)$(PREFIX)/sbin/devmemx-rx \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MAN_PAGES)))
+	@d=$(DESTDIR)$(PREFIX)/share/man/man8; [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d
 
 # ---- inside the build root --------------------------------------------------
 kver = $(shell awk '$$1 == "$(1)" { print $$2 }' /etc/devmemx-kernels)
