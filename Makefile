@@ -137,15 +137,26 @@ KSRC := $(wildcard module/*.c module/*.h module/generated/*.[ch] \
 in-root-check: in-root-check-generated in-root-check-version
 	/opt/linux/scripts/checkpatch.pl --no-tree --quiet --strict \
 		--ignore FILE_PATH_CHANGES -f $(KSRC)
+	@# Sparse over every C file of both modules, on each kernel: it must have
+	@# checked them all (Kbuild skips it silently when it thinks the checker
+	@# does not work) and said nothing.
 	set -e; for s in $(KERNELS); do \
 		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
-		for m in $(MODULES); do \
-			$(MAKE) -s -C /lib/modules/$$k/build M=/src/$$m \
+		( for m in $(MODULES); do \
+			MAKEFLAGS= $(MAKE) -C /lib/modules/$$k/build M=/src/$$m \
 				MO=/src/build/$$k/$$m KBUILD_CHECKSRC=2 \
-				CHECK=/opt/sparse/sparse modules; \
-		done 2>&1 | tee build/sparse-$$k.log; \
-		if grep -E ": (warning|error):" build/sparse-$$k.log; then \
+				CHECK=/opt/sparse/sparse modules || exit 1; \
+		done ) >build/sparse-$$k.log 2>&1 || { tail -n 30 build/sparse-$$k.log; \
+			echo "the sparse build failed on $$k"; exit 1; }; \
+		want=$$(ls $(addsuffix /*.c,$(MODULES)) module/generated/*.c | wc -l); \
+		got=$$(grep -c '^  CHECK ' build/sparse-$$k.log || true); \
+		if [ "$$got" != "$$want" ]; then \
+			grep -i "sparse\|checker" build/sparse-$$k.log || true; \
+			echo "sparse checked $$got of $$want C files on $$k (log: build/sparse-$$k.log)"; \
+			exit 1; fi; \
+		if grep -E ": (warning|error):|^make.*Error" build/sparse-$$k.log; then \
 			echo "sparse is not clean on $$k"; exit 1; fi; \
+		echo "  SPARSE $$k: $$got C files, clean"; \
 	done
 	$(MAKE) -s -C tools O=/src/build/tools clean all
 	@echo "check: clean"

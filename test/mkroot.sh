@@ -10,7 +10,7 @@ set -euo pipefail
 
 PACKAGES=(
 	build-essential kmod bc cpio rsync python3 python3-yaml python3-jsonschema perl
-	dwarves dkms curl xz-utils debhelper dh-dkms man-db groff-base
+	dwarves dkms openssl curl xz-utils debhelper dh-dkms man-db groff-base
 	libnl-3-dev libnl-genl-3-dev pkgconf
 	busybox-static ethtool iproute2 procps
 	qemu-system-x86 gnuplot-nox
@@ -89,12 +89,19 @@ step 3 "installing the kernels' headers and images, and linux-source-7.2" \
 src=$(ls "$DX_ROOT"/usr/src/linux-source-7.2.tar.xz)
 mkdir -p "$DX_ROOT/opt/linux"
 tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
-	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+	'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/checker-valid.sh' \
 	'*/scripts/const_structs.checkpatch' '*/tools/net/ynl/*' \
 	'*/Documentation/netlink/*' '*/MAINTAINERS' \
 	'*/tools/scripts/Makefile.arch' 'linux-source-7.2/include/uapi/*' \
 	'*/tools/testing/selftests/drivers/net/hw/ncdevmem.c'
 rm -f "$src"
+# Kbuild runs sparse (C=1/C=2) only after scripts/checker-valid.sh says it
+# works; Debian's headers packages lack that script, so without it sparse
+# silently never runs. Put the source's copy into each headers tree.
+for d in "$DX_ROOT"/usr/src/linux-headers-*-common; do
+	[ -e "$d/scripts/checker-valid.sh" ] ||
+		install -m 755 "$DX_ROOT/opt/linux/scripts/checker-valid.sh" "$d/scripts/"
+done
 
 # Two tools come from sid: the 7.x headers need a sparse that knows
 # __typeof_unqual__ (trixie's 0.6.4 does not; only its self-contained binary
