@@ -33,6 +33,11 @@ for k in "$k72" "$k73"; do
 		>/dev/null || fail "$k: modules missing under updates/dkms"
 done
 ls /lib/modules/"$k612"/updates/dkms/devmemx* >/dev/null 2>&1 && fail "$k612: a module was installed"
+# dkms signs what it builds with its own key (made with openssl on first use),
+# the key a Secure Boot user enrolls with mokutil.
+[ -f /var/lib/dkms/mok.pub ] || fail "dkms made no signing key (/var/lib/dkms/mok.pub)"
+signer=$(modinfo -F signer /lib/modules/"$k72"/updates/dkms/devmemx.ko*)
+[ "$signer" = "DKMS module signing key" ] || fail "devmemx.ko's signer: '$signer'"
 reason=$(grep -m1 "BUILD_EXCLUSIVE" /tmp/apt.log) ||
 	{ tail -n 40 /tmp/apt.log; fail "apt install printed no reason for skipping $k612"; }
 echo "# apt install: built for $k72 and $k73; $k612: $(sed 's/^ *//' <<<"$reason")"
