@@ -58,6 +58,10 @@ install-tools:
 	for m in $(MAN_PAGES); do \
 		install -D -m 644 $$m $(DESTDIR)$(PREFIX)/share/man/man8/$$(basename $$m) || exit 1; \
 	done
+	for t in devmemx devmemx-rx; do \
+		install -D -m 644 tools/bash-completion/devmemx \
+			$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t || exit 1; \
+	done
 
 install-dkms-src:
 	for f in $(DKMS_FILES); do \
@@ -91,7 +95,12 @@ uninstall:
 	rm -f $(DESTDIR)/etc/modprobe.d/devmemx.conf \
 		$(DESTDIR)$(PREFIX)/sbin/devmemx $(DESTDIR)$(PREFIX)/sbin/devmemx-rx \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MAN_PAGES)))
-	@d=$(DESTDIR)$(PREFIX)/share/man/man8; [ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/devmemx \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/devmemx-rx
+	@for d in man/man8 bash-completion/completions bash-completion; do \
+		d=$(DESTDIR)$(PREFIX)/share/$$d; \
+		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d; \
+	done
 
 # ---- inside the build root --------------------------------------------------
 kver = $(shell awk '$$1 == "$(1)" { print $$2 }' /etc/devmemx-kernels)

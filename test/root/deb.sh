@@ -12,7 +12,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 kver() { awk -v s="$1" '$1 == s { print $2 }' /etc/devmemx-kernels; }
 v=$(cat /src/VERSION)
 k72=$(kver 7.2) k73=$(kver 7.3) k612=$(kver 6.12)
-watched="/usr/src /usr/sbin /usr/share/man/man8 /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
+watched="/usr/src /usr/sbin /usr/share/man/man8 /usr/share/bash-completion /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
 snap() { find $watched -path /var/lib/dkms/mok.\* -prune -o -print 2>/dev/null | sort; }
 snap >/tmp/before
 
@@ -42,7 +42,9 @@ reason=$(grep -m1 "BUILD_EXCLUSIVE" /tmp/apt.log) ||
 	{ tail -n 40 /tmp/apt.log; fail "apt install printed no reason for skipping $k612"; }
 echo "# apt install: built for $k72 and $k73; $k612: $(sed 's/^ *//' <<<"$reason")"
 for f in /usr/sbin/devmemx /usr/sbin/devmemx-rx /etc/modprobe.d/devmemx.conf \
-	 /usr/lib/devmemx/modprobe-devmemx; do
+	 /usr/lib/devmemx/modprobe-devmemx /usr/share/man/man8/devmemx.8.gz \
+	 /usr/share/man/man8/devmemx-rx.8.gz /usr/share/bash-completion/completions/devmemx \
+	 /usr/share/bash-completion/completions/devmemx-rx; do
 	[ -e "$f" ] || fail "no $f after apt install"
 done
 /usr/sbin/devmemx --version | grep -qF "$v" || fail "devmemx --version: $(/usr/sbin/devmemx --version 2>&1)"

@@ -44,6 +44,10 @@ echo "# 6.12 skipped: $(tr "\n" " " <<<"$out")"
 grep -q '^install devmemx /usr/lib/devmemx/modprobe-devmemx' /etc/modprobe.d/devmemx.conf ||
 	fail "/etc/modprobe.d/devmemx.conf: $(cat /etc/modprobe.d/devmemx.conf)"
 [ -x /usr/lib/devmemx/modprobe-devmemx ] || fail "no /usr/lib/devmemx/modprobe-devmemx"
+for f in share/man/man8/devmemx.8 share/man/man8/devmemx-rx.8 \
+	 share/bash-completion/completions/devmemx share/bash-completion/completions/devmemx-rx; do
+	[ -f /usr/local/$f ] || fail "no /usr/local/$f after make install"
+done
 
 make -s uninstall >/tmp/uninstall.log 2>&1 || { cat /tmp/uninstall.log; fail "make uninstall"; }
 snap >/tmp/after
