@@ -49,6 +49,13 @@ struct nl_msg *dx_nl_msg(struct dx_nl *nl, int cmd, bool dump);
 int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	       dx_reply_fn fn, void *arg, const char *what);
 
+/*
+ * Whether @family's operation @cmd takes attribute @attr on this kernel
+ * (its policy, from the controller): 1 or 0, or a negative errno after a
+ * message.
+ */
+int dx_op_takes_attr(const char *family, uint8_t cmd, uint16_t attr);
+
 /* The value of a variable-width unsigned ("uint") attribute: 4 or 8 bytes. */
 uint64_t dx_nla_uint(const struct nlattr *a);
 

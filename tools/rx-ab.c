@@ -15,10 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/netdev.h>
 
 #include "pattern.h"
 #include "rx-ab.h"
@@ -78,15 +78,19 @@ static void ab_shuffle(struct ab *a, unsigned int *ord, unsigned int n)
 	}
 }
 
-/* In-tree devmem takes rx-page-size from 7.3 on (NETDEV_A_DMABUF_RX_PAGE_SIZE). */
-static bool ab_intree_large(void)
+/*
+ * Whether in-tree devmem binds with niovs other than PAGE_SIZE here: the
+ * kernel's netdev bind-rx takes NETDEV_A_DMABUF_RX_PAGE_SIZE (Linux 7.3 on).
+ * 1 or 0, or a negative errno after a message.
+ */
+static int ab_intree_large(void)
 {
-	struct utsname u;
-	unsigned int maj = 0, min = 0;
+	static int known = -1;
 
-	if (uname(&u) || sscanf(u.release, "%u.%u", &maj, &min) != 2)
-		return true;
-	return maj > 7 || (maj == 7 && min >= 3);
+	if (known < 0)
+		known = dx_op_takes_attr("netdev", NETDEV_CMD_BIND_RX,
+					 NETDEV_A_DMABUF_RX_PAGE_SIZE);
+	return known;
 }
 
 static int ab_add(struct ab *a, enum ab_prov prov, uint32_t size,
@@ -98,13 +102,19 @@ static int ab_add(struct ab *a, enum ab_prov prov, uint32_t size,
 	unsigned int i;
 
 	ab_fmt_size(sz, sizeof(sz), size);
-	if (prov != AB_DEVMEMX && size != page && !ab_intree_large()) {
-		if (explicit)
-			return dx_bad_usage("%s-%s: in-tree devmem takes niovs other than %ldK only from Linux 7.3",
-					    ab_prov_name(prov), sz, page >> 10);
-		printf("skip %s-%s: in-tree devmem takes niovs other than %ldK only from Linux 7.3\n",
-		       ab_prov_name(prov), sz, page >> 10);
-		return 0;
+	if (prov != AB_DEVMEMX && size != page) {
+		int large = ab_intree_large();
+
+		if (large < 0)
+			return 1;	/* the request failed, said so */
+		if (!large && explicit)
+			return dx_bad_usage("%s-%s: this kernel's in-tree devmem takes no niov size (netdev bind-rx has no rx-page-size; Linux 7.3 has it)",
+					    ab_prov_name(prov), sz);
+		if (!large) {
+			printf("skip %s-%s: this kernel's in-tree devmem takes no niov size (netdev bind-rx has no rx-page-size; Linux 7.3 has it)\n",
+			       ab_prov_name(prov), sz);
+			return 0;
+		}
 	}
 	for (i = 0; i < a->ncfgs; i++)
 		if (a->cfgs[i].prov == prov && a->cfgs[i].size == size)
@@ -587,7 +597,7 @@ int rx_ab(int argc, char **argv)
 	a.rng = o.seed;
 	ret = ab_plan(&a);
 	if (ret)
-		return 2;
+		return ret > 0 ? 1 : 2;	/* 1: a request failed, 2: usage */
 	rx_signals_setup();
 	ab_fmt_size(sz, sizeof(sz), o.bytes);
 	printf("devmemx-rx ab on %s: %u configurations, %s per run in %u flow%s, %u timed run%s each; order seed %" PRIu64 " (repeat with --seed %" PRIu64 ")\n",
