@@ -148,7 +148,7 @@ in-root-check: in-root-check-generated in-root-check-version
 		--ignore FILE_PATH_CHANGES -f $(KSRC)
 	@# Sparse over every C file of both modules, on each kernel: it must have
 	@# checked them all (Kbuild skips it silently when it thinks the checker
-	@# does not work) and said nothing.
+	@# does not work) and said nothing. Then a W=1 build, warning-free.
 	set -e; for s in $(KERNELS); do \
 		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
 		( for m in $(MODULES); do \
@@ -166,6 +166,14 @@ in-root-check: in-root-check-generated in-root-check-version
 		if grep -E ": (warning|error):|^make.*Error" build/sparse-$$k.log; then \
 			echo "sparse is not clean on $$k"; exit 1; fi; \
 		echo "  SPARSE $$k: $$got C files, clean"; \
+		( for m in $(MODULES); do \
+			MAKEFLAGS= $(MAKE) -C /lib/modules/$$k/build M=/src/$$m \
+				MO=/src/build/w1/$$k/$$m W=1 modules || exit 1; \
+		done ) >build/w1-$$k.log 2>&1 || { tail -n 30 build/w1-$$k.log; \
+			echo "the W=1 build failed on $$k"; exit 1; }; \
+		if grep -E "warning:" build/w1-$$k.log; then \
+			echo "W=1 is not clean on $$k"; exit 1; fi; \
+		echo "  W=1 $$k: clean"; \
 	done
 	$(MAKE) -s -C tools O=/src/build/tools clean all
 	@echo "check: clean"
