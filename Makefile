@@ -175,6 +175,7 @@ in-root-check: in-root-check-generated in-root-check-version
 			echo "W=1 is not clean on $$k"; exit 1; fi; \
 		echo "  W=1 $$k: clean"; \
 	done
+	test/coccicheck.sh
 	$(MAKE) -s -C tools O=/src/build/tools clean all
 	@echo "check: clean"
 

@@ -13,7 +13,7 @@ PACKAGES=(
 	dwarves dkms openssl curl xz-utils debhelper dh-dkms man-db groff-base
 	libnl-3-dev libnl-genl-3-dev pkgconf
 	busybox-static ethtool iproute2 procps
-	qemu-system-x86 gnuplot-nox
+	qemu-system-x86 gnuplot-nox coccinelle
 )
 # The suite each kernel comes from.
 declare -A SUITE=([6.12]=trixie [7.2]=trixie-backports [7.3]=trixie-backports)
@@ -93,7 +93,8 @@ tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
 	'*/scripts/const_structs.checkpatch' '*/tools/net/ynl/*' \
 	'*/Documentation/netlink/*' '*/MAINTAINERS' \
 	'*/tools/scripts/Makefile.arch' 'linux-source-7.2/include/uapi/*' \
-	'*/tools/testing/selftests/drivers/net/hw/ncdevmem.c'
+	'*/tools/testing/selftests/drivers/net/hw/ncdevmem.c' \
+	'*/scripts/coccinelle/*'
 rm -f "$src"
 # Kbuild runs sparse (C=1/C=2) only after scripts/checker-valid.sh says it
 # works; Debian's headers packages lack that script, so without it sparse
