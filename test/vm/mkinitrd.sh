@@ -33,6 +33,9 @@ if [ -x /usr/bin/gnuplot ]; then
 fi
 cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
 cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
+# A test helper: attaches a pass-all XDP program (test/helpers/xdp-pass.c).
+add_bin /src/build/tools/dx-xdp-pass
+cp /src/build/tools/dx-xdp-pass "$stage/usr/bin/dx-xdp-pass"
 # The kernel's reference devmem client, linked statically.
 cp /src/build/tools/ncdevmem "$stage/usr/bin/ncdevmem"
 find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;
