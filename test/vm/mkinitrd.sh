@@ -43,6 +43,8 @@ cp /src/test/vm/init "$stage/init"
 cp /src/test/vm/*.sh "$stage/dx/"
 cp -r /src/test/tests "$stage/dx/tests"
 cp /src/VERSION "$stage/dx/VERSION"
+# The mlx5 runbook, whose marked blocks test runbook runs.
+cp /src/doc/mlx5.md "$stage/dx/mlx5.md"
 echo "root:x:0:0:root:/root:/bin/bash" >"$stage/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >>"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"
