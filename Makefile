@@ -115,6 +115,7 @@ in-root-build: build/tools/ncdevmem
 	done
 	mkdir -p build/tools
 	$(MAKE) -C tools O=/src/build/tools
+	$(CC) -O2 -Wall -Wextra -Werror -o build/tools/dx-xdp-pass test/helpers/xdp-pass.c
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel
 # source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL

@@ -410,7 +410,8 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID] &&
 	     nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUE_ID, q)) ||
 	    nla_put_string(rsp, DEVMEMX_A_CAPS_DRIVER, driver) ||
-	    nla_put_u8(rsp, DEVMEMX_A_CAPS_HDS, dev->cfg->hds_config) ||
+	    nla_put_u8(rsp, DEVMEMX_A_CAPS_TCP_DATA_SPLIT,
+		       dev->cfg->hds_config) ||
 	    nla_put_u32(rsp, DEVMEMX_A_CAPS_HDS_THRESH, dev->cfg->hds_thresh) ||
 	    nla_put_u8(rsp, DEVMEMX_A_CAPS_RX_PAGE_SIZE,
 		       qops && (qops->supported_params & QCFG_RX_PAGE_SIZE)) ||

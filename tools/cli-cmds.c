@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* devmemx show, unbind and caps: bindings and what devices offer. */
+/* devmemx show and unbind: the bindings. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -81,11 +81,6 @@ int cli_show(int argc, char **argv)
 
 /* ---- unbind -------------------------------------------------------------- */
 
-struct id_list {
-	uint32_t *ids;
-	unsigned int n, cap;
-};
-
 static int collect_id(const struct dx_reply *r, void *arg)
 {
 	struct id_list *l = arg;
@@ -118,6 +113,16 @@ static int unbind(struct dx_nl *nl, uint32_t id)
 	return dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, NULL, NULL, what);
 }
 
+int cli_binding_ids(struct dx_nl *nl, struct id_list *l)
+{
+	struct nl_msg *msg;
+
+	msg = dx_nl_msg(nl, DEVMEMX_CMD_BINDING_GET, true);
+	if (!msg)
+		return dx_nomem();
+	return dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, collect_id, l, "show");
+}
+
 /*
  * Every binding the dump lists; one that ended meanwhile (ENOENT) is not
  * an error and is not counted.
@@ -125,15 +130,10 @@ static int unbind(struct dx_nl *nl, uint32_t id)
 static int unbind_all(struct dx_nl *nl, unsigned int *count)
 {
 	struct id_list l = { 0 };
-	struct nl_msg *msg;
 	unsigned int i;
 	int ret;
 
-	msg = dx_nl_msg(nl, DEVMEMX_CMD_BINDING_GET, true);
-	if (!msg)
-		return dx_nomem();
-	ret = dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, collect_id, &l,
-			 "show");
+	ret = cli_binding_ids(nl, &l);
 	nl->quiet_err = ENOENT;
 	for (i = 0; !ret && i < l.n; i++) {
 		ret = unbind(nl, l.ids[i]);
@@ -179,82 +179,4 @@ int cli_unbind(int argc, char **argv)
 		return CLI_FAIL;
 	printf(cli_json ? "{\"unbound\":%u}\n" : "unbound: %u\n", count);
 	return CLI_OK;
-}
-
-/* ---- caps ---------------------------------------------------------------- */
-
-struct caps_args {
-	const char *dev;
-	uint32_t queue;
-	bool has_queue;
-};
-
-static int caps_dev(void *ctx, char **argv)
-{
-	((struct caps_args *)ctx)->dev = argv[0];
-	return 0;
-}
-
-static int caps_queue(void *ctx, char **argv)
-{
-	struct caps_args *a = ctx;
-	uint64_t v;
-
-	if (dx_parse_uint(argv[0], "queue", 0, UINT32_MAX, &v))
-		return -EINVAL;
-	a->queue = v;
-	a->has_queue = true;
-	return 0;
-}
-
-static int print_caps(const struct dx_reply *r, void *arg)
-{
-	(void)arg;
-	dx_print(r, dx_caps_attrs, DEVMEMX_A_CAPS_MAX, cli_json);
-	return 0;
-}
-
-static int caps(struct dx_nl *nl, const struct caps_args *a,
-		unsigned int ifindex)
-{
-	struct nl_msg *msg;
-	char what[64];
-
-	msg = dx_nl_msg(nl, DEVMEMX_CMD_CAPS_GET, false);
-	if (!msg || nla_put_u32(msg, DEVMEMX_A_CAPS_IFINDEX, ifindex) ||
-	    (a->has_queue &&
-	     nla_put_u32(msg, DEVMEMX_A_CAPS_QUEUE_ID, a->queue))) {
-		nlmsg_free(msg);
-		return dx_nomem();
-	}
-	snprintf(what, sizeof(what), "caps of %s", a->dev);
-	return dx_nl_call(nl, msg, DEVMEMX_A_CAPS_MAX, print_caps, NULL, what);
-}
-
-int cli_caps(int argc, char **argv)
-{
-	static const struct cli_kw kw[] = {
-		{ "dev", 1, "IFNAME", caps_dev },
-		{ "queue", 1, "N", caps_queue },
-	};
-	struct caps_args a = { 0 };
-	unsigned int ifindex;
-	struct dx_nl nl;
-	int ret;
-
-	ret = cli_parse_kw(argc, argv, kw, ARRAY_SIZE(kw), &a);
-	if (ret)
-		return ret < 0 ? CLI_OK : ret;
-	if (!a.dev) {
-		dx_bad_usage("caps needs dev IFNAME");
-		return CLI_USAGE;
-	}
-	ifindex = cli_ifindex(a.dev);
-	if (!ifindex)
-		return CLI_FAIL;
-	if (cli_open(&nl))
-		return CLI_FAIL;
-	ret = caps(&nl, &a, ifindex);
-	dx_nl_close(&nl);
-	return ret ? CLI_FAIL : CLI_OK;
 }

@@ -40,6 +40,14 @@ unsigned int cli_ifindex(const char *name);
 /* Open the devmemx family (with the CLI's message when it is missing). */
 int cli_open(struct dx_nl *nl);
 
+/* Binding ids, as a BINDING-GET dump lists them; the caller frees @ids. */
+struct id_list {
+	uint32_t *ids;
+	unsigned int n, cap;
+};
+
+int cli_binding_ids(struct dx_nl *nl, struct id_list *l);
+
 /* The commands: argv[0] is the command's name; they return an exit status. */
 int cli_bind(int argc, char **argv);
 int cli_unbind(int argc, char **argv);

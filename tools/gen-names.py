@@ -5,6 +5,7 @@
 They are derived from the YNL spec, using the uapi header's macro names, so a
 spec change that the header does not follow fails to compile.
 """
+import re
 import sys
 
 import yaml
@@ -14,11 +15,25 @@ def c_name(s):
     return s.upper().replace('-', '_')
 
 
+def display(entry):
+    """How the CLI prints an entry: as the spec names it, except sizes.
+
+    Spec names are lowercase (the schema's pattern); a size ("64k") is
+    printed with the unit the CLI reads sizes with ("64K").
+    """
+    if re.fullmatch(r'[0-9]+[kmg]', entry):
+        return entry.upper()
+    return entry
+
+
 def main(path):
     spec = yaml.safe_load(open(path))
     fam = c_name(spec['name'])
     enums = {d['name']: d for d in spec.get('definitions', [])
              if d['type'] in ('enum', 'flags')}
+    for name, d in enums.items():
+        if d.get('value-start', 0) and not isinstance(d['value-start'], int):
+            sys.exit(f'{path}: {name}: value-start must be a number')
     types = {'u8': 'DX_U8', 'u16': 'DX_U16', 'u32': 'DX_U32',
              'u64': 'DX_U64', 'uint': 'DX_UINT', 's32': 'DX_S32',
              'string': 'DX_STRING', 'flag': 'DX_FLAG', 'nest': 'DX_NEST',
@@ -31,7 +46,7 @@ def main(path):
         out.append(f'static const char * const dx_{c_name(name).lower()}_names[] = {{')
         for e in d['entries']:
             e = e['name'] if isinstance(e, dict) else e
-            out.append(f'\t"{e}",')
+            out.append(f'\t"{display(e)}",')
         out += ['\tNULL', '};', '']
     prefixes = {aset['name']: aset.get('name-prefix',
                                        f"{fam}_A_{c_name(aset['name'])}_")
@@ -45,6 +60,9 @@ def main(path):
             if 'enum' in a:
                 kind = 'DX_BITS' if a.get('enum-as-flags') else 'DX_ENUM'
                 extra = f', {kind}, dx_{c_name(a["enum"]).lower()}_names'
+                first = enums[a['enum']].get('value-start', 0)
+                if first:
+                    extra += f', .first = {first}'
             elif a.get('display-hint') == 'hex':
                 extra = ', DX_HEX'
             if 'nested-attributes' in a:

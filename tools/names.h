@@ -12,8 +12,8 @@ enum dx_type {
 
 enum dx_kind {
 	DX_PLAIN,
-	DX_ENUM,	/* value indexes names[] */
-	DX_BITS,	/* bit i set means names[i] */
+	DX_ENUM,	/* value v is names[v - first] */
+	DX_BITS,	/* bit i set means names[i - first] */
 	DX_HEX,		/* display-hint: hex (text only; JSON stays a number) */
 };
 
@@ -22,6 +22,7 @@ struct dx_attr {
 	enum dx_type type;
 	enum dx_kind kind;
 	const char * const *names;	/* NULL-terminated */
+	unsigned int first;		/* value (bit) of names[0] */
 	const struct dx_attr *nest;	/* DX_NEST: the nested set */
 	int nest_max;			/* its highest attribute type */
 	bool multi;			/* multi-attr: one value per occurrence */

@@ -3,7 +3,8 @@
  * Print reply attributes as "name: value" lines or as one JSON object, all
  * from the spec's tables: multi-attr attributes as lists ("queues: 0 2 3",
  * "queues":[0,2,3]), a nest of a one-attribute set as that attribute's
- * value, other nests as "a=1,b=2" or a JSON object.
+ * value, other nests as "a=1,b=2" or a JSON object. Enums and flags print by
+ * name, in JSON too unless the caller asks for raw numbers.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,9 +19,9 @@ enum dx_style {
 
 static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
 			   const struct dx_attr *desc, int maxattr,
-			   enum dx_style style);
+			   enum dx_style style, bool raw);
 static void dx_print_value(struct nlattr *a, const struct dx_attr *d,
-			   bool json);
+			   bool json, bool raw);
 
 static void dx_json_str(const char *s)
 {
@@ -70,12 +71,21 @@ static unsigned int dx_nnames(const char * const *names)
 	return n;
 }
 
-/* Set bits by name, "bitN" for bits the spec does not name; "-" for none. */
-static void dx_print_bits(uint64_t v, const char * const *names, bool json)
+/* @d's name for value (or bit) @v, or NULL when the spec names none. */
+static const char *dx_name(const struct dx_attr *d, uint64_t v)
 {
-	unsigned int i, n = dx_nnames(names);
+	if (v < d->first || v - d->first >= dx_nnames(d->names))
+		return NULL;
+	return d->names[v - d->first];
+}
+
+/* Set bits by name, "bitN" for bits the spec does not name; "-" for none. */
+static void dx_print_bits(uint64_t v, const struct dx_attr *d, bool json)
+{
 	bool first = true;
 	char unnamed[8];
+	const char *name;
+	unsigned int i;
 
 	if (json)
 		putchar('[');
@@ -86,7 +96,8 @@ static void dx_print_bits(uint64_t v, const char * const *names, bool json)
 			fputs(json ? "," : " ", stdout);
 		first = false;
 		snprintf(unnamed, sizeof(unnamed), "bit%u", i);
-		dx_print_str(i < n ? names[i] : unnamed, json);
+		name = dx_name(d, i);
+		dx_print_str(name ? name : unnamed, json);
 	}
 	if (json)
 		putchar(']');
@@ -95,21 +106,24 @@ static void dx_print_bits(uint64_t v, const char * const *names, bool json)
 }
 
 static void dx_print_num(const struct nlattr *a, const struct dx_attr *d,
-			 bool json)
+			 bool json, bool raw)
 {
 	uint64_t v = dx_uint(a, d->type);
 
-	if (d->kind == DX_BITS)
-		dx_print_bits(v, d->names, json);
-	else if (d->kind == DX_ENUM && v < dx_nnames(d->names))
-		dx_print_str(d->names[v], json);
+	if (json && raw)
+		printf("%" PRIu64, v);
+	else if (d->kind == DX_BITS)
+		dx_print_bits(v, d, json);
+	else if (d->kind == DX_ENUM && dx_name(d, v))
+		dx_print_str(dx_name(d, v), json);
 	else if (d->kind == DX_HEX && !json)
 		printf("0x%" PRIx64, v);
 	else
 		printf("%" PRIu64, v);
 }
 
-static void dx_print_nest(struct nlattr *a, const struct dx_attr *d, bool json)
+static void dx_print_nest(struct nlattr *a, const struct dx_attr *d, bool json,
+			  bool raw)
 {
 	struct nlattr *tb[d->nest_max + 1];
 
@@ -118,21 +132,26 @@ static void dx_print_nest(struct nlattr *a, const struct dx_attr *d, bool json)
 		return;
 	}
 	if (d->nest_max != 1 || d->nest[1].multi) {
+		if (json)
+			putchar('{');
 		dx_print_attrs(nla_data(a), nla_len(a), tb, d->nest, d->nest_max,
-			       json ? DX_JSON : DX_INLINE);
+			       json ? DX_JSON : DX_INLINE, raw);
+		if (json)
+			putchar('}');
 		return;
 	}
 	/* A set of one attribute (a queue's id): that value stands for it. */
 	if (tb[1])
-		dx_print_value(tb[1], &d->nest[1], json);
+		dx_print_value(tb[1], &d->nest[1], json, raw);
 	else
 		fputs(json ? "null" : "-", stdout);
 }
 
-static void dx_print_value(struct nlattr *a, const struct dx_attr *d, bool json)
+static void dx_print_value(struct nlattr *a, const struct dx_attr *d, bool json,
+			   bool raw)
 {
 	if (d->type == DX_NEST && d->nest) {
-		dx_print_nest(a, d, json);
+		dx_print_nest(a, d, json, raw);
 		return;
 	}
 	switch (d->type) {
@@ -150,13 +169,13 @@ static void dx_print_value(struct nlattr *a, const struct dx_attr *d, bool json)
 		printf(json ? "null" : "(%d bytes)", nla_len(a));
 		return;
 	default:
-		dx_print_num(a, d, json);
+		dx_print_num(a, d, json, raw);
 	}
 }
 
 /* Every occurrence of attribute @type, as "v v v" or [v,v,v]. */
 static void dx_print_multi(struct nlattr *attrs, int len, int type,
-			   const struct dx_attr *d, bool json)
+			   const struct dx_attr *d, bool json, bool raw)
 {
 	bool first = true;
 	struct nlattr *a;
@@ -170,7 +189,7 @@ static void dx_print_multi(struct nlattr *attrs, int len, int type,
 		if (!first)
 			putchar(json ? ',' : ' ');
 		first = false;
-		dx_print_value(a, d, json);
+		dx_print_value(a, d, json, raw);
 	}
 	if (json)
 		putchar(']');
@@ -195,34 +214,45 @@ static void dx_print_key(const char *name, enum dx_style style, bool first)
 
 static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
 			   const struct dx_attr *desc, int maxattr,
-			   enum dx_style style)
+			   enum dx_style style, bool raw)
 {
 	bool json = style == DX_JSON, first = true;
 	int i;
 
-	if (json)
-		putchar('{');
 	for (i = 1; i <= maxattr; i++) {
 		if (!tb[i] || !desc[i].name)
 			continue;
 		dx_print_key(desc[i].name, style, first);
 		first = false;
 		if (desc[i].multi)
-			dx_print_multi(attrs, len, i, &desc[i], json);
+			dx_print_multi(attrs, len, i, &desc[i], json, raw);
 		else
-			dx_print_value(tb[i], &desc[i], json);
+			dx_print_value(tb[i], &desc[i], json, raw);
 		if (style == DX_LINES)
 			putchar('\n');
 	}
+}
+
+void dx_print_flags(const struct dx_reply *r, const struct dx_attr *desc,
+		    int maxattr, unsigned int flags)
+{
+	bool json = flags & DX_PRINT_JSON;
+
 	if (json)
-		putchar('}');
+		putchar('{');
+	dx_print_attrs(r->attrs, r->len, r->tb, desc, maxattr,
+		       json ? DX_JSON : DX_LINES, flags & DX_PRINT_RAW);
+	if (json && !(flags & DX_PRINT_OPEN))
+		puts("}");
 }
 
 void dx_print(const struct dx_reply *r, const struct dx_attr *desc,
 	      int maxattr, bool json)
 {
-	dx_print_attrs(r->attrs, r->len, r->tb, desc, maxattr,
-		       json ? DX_JSON : DX_LINES);
-	if (json)
-		putchar('\n');
+	dx_print_flags(r, desc, maxattr, json ? DX_PRINT_JSON : 0);
+}
+
+void dx_print_json_str(const char *s)
+{
+	dx_json_str(s);
 }

@@ -333,10 +333,18 @@ static int ab_flows_accept(struct ab *a, struct ab_flow *fl)
 				return -errno;
 		}
 	}
+	/*
+	 * Stop listening once a flow is accepted: a sender the user runs in a
+	 * loop connects again as soon as its run ends, and would otherwise be
+	 * queued on this listener and reset when it closes; refused, it
+	 * retries until the next run listens.
+	 */
 	for (i = 0; i < a->o->flows; i++) {
 		fl[i].fd = rx_accept(fl[i].lfd, &fl[i].o);
 		if (fl[i].fd < 0)
 			return fl[i].fd;
+		close(fl[i].lfd);
+		fl[i].lfd = -1;
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 #include "netlink.h"
 
 #include <uapi/linux/devmemx.h>
+#include <linux/ethtool.h>
 
 /* Common nested types */
 const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_ID + 1] = {

@@ -11,6 +11,7 @@
 #include <net/genetlink.h>
 
 #include <uapi/linux/devmemx.h>
+#include <linux/ethtool.h>
 
 /* Common nested types */
 extern const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_ID + 1];

@@ -33,6 +33,9 @@ if [ -x /usr/bin/gnuplot ]; then
 fi
 cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
 cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
+# A test helper: attaches a pass-all XDP program (test/helpers/xdp-pass.c).
+add_bin /src/build/tools/dx-xdp-pass
+cp /src/build/tools/dx-xdp-pass "$stage/usr/bin/dx-xdp-pass"
 # The kernel's reference devmem client, linked statically.
 cp /src/build/tools/ncdevmem "$stage/usr/bin/ncdevmem"
 find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;
@@ -59,6 +62,8 @@ cp /src/test/vm/init "$stage/init"
 cp /src/test/vm/*.sh "$stage/dx/"
 cp -r /src/test/tests "$stage/dx/tests"
 cp /src/VERSION "$stage/dx/VERSION"
+# The mlx5 runbook, whose marked blocks test runbook runs.
+cp /src/doc/mlx5.md "$stage/dx/mlx5.md"
 echo "root:x:0:0:root:/root:/bin/bash" >"$stage/etc/passwd"
 echo "nobody:x:65534:65534:nobody:/nonexistent:/bin/sh" >>"$stage/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$stage/etc/group"

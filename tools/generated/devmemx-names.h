@@ -18,6 +18,26 @@ static const char * const dx_binding_flags_names[] = {
 	NULL
 };
 
+static const char * const dx_tcp_data_split_names[] = {
+	"unknown",
+	"disabled",
+	"enabled",
+	NULL
+};
+
+static const char * const dx_rx_buf_size_names[] = {
+	"4K",
+	"8K",
+	"16K",
+	"32K",
+	"64K",
+	"128K",
+	"256K",
+	"512K",
+	"1M",
+	NULL
+};
+
 static const struct dx_attr dx_info_attrs[] = {
 	[DEVMEMX_A_INFO_VERSION] = { "version", DX_STRING },
 	[DEVMEMX_A_INFO_KERNEL] = { "kernel", DX_STRING },
@@ -60,10 +80,10 @@ static const struct dx_attr dx_caps_attrs[] = {
 	[DEVMEMX_A_CAPS_IFINDEX] = { "ifindex", DX_U32 },
 	[DEVMEMX_A_CAPS_QUEUE_ID] = { "queue-id", DX_U32 },
 	[DEVMEMX_A_CAPS_DRIVER] = { "driver", DX_STRING },
-	[DEVMEMX_A_CAPS_HDS] = { "hds", DX_U8 },
+	[DEVMEMX_A_CAPS_TCP_DATA_SPLIT] = { "tcp-data-split", DX_U8, DX_ENUM, dx_tcp_data_split_names },
 	[DEVMEMX_A_CAPS_HDS_THRESH] = { "hds-thresh", DX_U32 },
 	[DEVMEMX_A_CAPS_RX_PAGE_SIZE] = { "rx-page-size", DX_U8 },
-	[DEVMEMX_A_CAPS_RX_BUF_SIZES] = { "rx-buf-sizes", DX_U64 },
+	[DEVMEMX_A_CAPS_RX_BUF_SIZES] = { "rx-buf-sizes", DX_U64, DX_BITS, dx_rx_buf_size_names, .first = 12 },
 	[DEVMEMX_A_CAPS_QUEUES] = { "queues", DX_U32 },
 	[DEVMEMX_A_CAPS_MAX + 1] = { NULL }
 };

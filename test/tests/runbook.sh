@@ -1,0 +1,192 @@
+# SPDX-License-Identifier: GPL-2.0
+# The mlx5 runbook (doc/mlx5.md) against devmemx_sim. Every block the
+# runbook marks "<!-- runbook: NAME -->" is taken from the runbook as
+# written and run with the sim's values for the runbook's variables (dxsim1
+# for the mlx5 device; netns rx receives, tx sends); what each prints or
+# moves is checked, and every marked block must have run.
+. /dx/tlib.sh
+
+DOC=/dx/mlx5.md
+# (BYTES as a plain number: the VM's head is busybox's, which has no "M".)
+BYTES_N=$((8 * 1024 * 1024))
+export IF=dxsim1 ADDR=192.0.2.2 PORT=5201 CHANNELS=4 RSS=2 Q=2 SIZE=64K \
+	DMABUF=64M BYTES=$BYTES_N RUNS=1
+declare -A RAN
+
+# block NAME: the ```sh block right after the marker, as the runbook has it
+# (nothing when the marker is missing or not followed by such a block).
+block() {
+	awk -v m="<!-- runbook: $1 -->" '
+		$0 == m { state = 1; next }
+		state == 1 && $0 == "```sh" { state = 2; next }
+		state == 1 { exit }
+		state == 2 && $0 == "```" { exit }
+		state == 2 { print }' "$DOC"
+}
+
+# code NAME: block NAME into CODE, counted as run.
+code() {
+	CODE=$(block "$1")
+	[ -n "$CODE" ] || fail "runbook block $1: no marker followed by a \`\`\`sh block in $DOC"
+	RAN[$1]=1
+}
+
+# run NS NAME: run block NAME in netns NS (bash -eu: stopping at the first
+# failing command); its output in OUT.
+run() {
+	code "$2"
+	OUT=$(ip netns exec "$1" bash -eu -c "$CODE") ||
+		fail "runbook block $2 (in netns $1) failed: $CODE: $OUT"
+}
+
+# has WHAT TEXT LINE: TEXT has exactly the line LINE.
+has() { grep -qxF -- "$3" <<<"$2" || fail "$1: no line '$3' in: $2"; }
+
+# listening PORT: a TCP socket listens on PORT in netns rx.
+listening() {
+	ip netns exec rx cat /proc/net/tcp6 /proc/net/tcp |
+		awk -v p=":$(printf %04X "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p' |
+		grep -q .
+}
+
+# bg NAME: start block NAME in netns rx in the background; output in
+# /tmp/rb-NAME.{out,err}, its pid in BG_PID.
+bg() {
+	code "$1"
+	ip netns exec rx bash -eu -c "$CODE" >/tmp/rb-$1.out 2>/tmp/rb-$1.err &
+	BG_PID=$!
+}
+
+# bg_wait NAME: the background block NAME succeeded.
+bg_wait() {
+	local rc=0
+	wait "$BG_PID" || rc=$?
+	BG_PID=
+	[ $rc = 0 ] || fail "runbook block $1 exited $rc: $(tail -n 20 /tmp/rb-$1.err /tmp/rb-$1.out)"
+}
+
+dx_load
+sim_setup 4
+BG_PID=
+cleanup() {
+	[ -z "$BG_PID" ] || kill "$BG_PID" 2>/dev/null || true
+	ip netns exec rx devmemx unbind all >/dev/null 2>&1 || true
+	rm -f /tmp/ab.md /tmp/ab.csv
+	dx_sim_teardown
+}
+trap cleanup EXIT
+cd /tmp
+
+# ---- check the device: what is missing, with its fix ----------------------
+run rx caps
+out=$OUT
+has caps "$out" "driver: devmemx_sim"
+has caps "$out" "rx-buf-sizes: 4K 8K 16K 32K 64K 128K"
+has caps "$out" "unmet: tcp-data-split is not enabled: ethtool -G dxsim1 tcp-data-split on"
+
+# ---- set up the NIC --------------------------------------------------------
+run rx nic
+out=$OUT
+expect_eq "$(tail -n 1 <<<"$out")" "unmet: none" "nic: caps after the set-up"
+has nic "$out" "queue-id: 2"
+has nic "$out" "tcp-data-split: enabled"
+has nic "$out" "rx-gro-hw: on"
+rings=$(ip netns exec rx ethtool -g dxsim1)
+expect_eq "$(sed -n 's/^TCP data split:[[:space:]]*//p' <<<"$rings")" on "nic: TCP data split"
+expect_eq "$(ip netns exec rx ethtool -x dxsim1 | awk '$1 ~ /^[0-9]+:$/ { for (i = 2; i <= NF; i++) print $i }' | sort -u | tr '\n' ' ')" \
+	"0 1 " "nic: RSS spreads over queues 0-1 only"
+
+run rx steer
+out=$OUT
+RULE=$(sed -n 's/^Added rule with ID \([0-9]*\)$/\1/p' <<<"$out")
+[ -n "$RULE" ] || fail "steer: no rule id in: $out"
+export RULE
+has steer "$out" "Filter: $RULE"
+has steer "$out" "	Action: Direct to queue 2"
+has steer "$out" "	Dest IP addr: 192.0.2.2 mask: 0.0.0.0"
+has steer "$out" "	Dest port: 5201 mask: 0x0"
+
+# ---- bind with the CLI, show, unbind ---------------------------------------
+run rx bind
+out=$OUT
+ID=$(sed -n 's/^id: \([0-9]*\)$/\1/p' <<<"$out" | head -n 1)
+[ -n "$ID" ] || fail "bind: no binding id in: $out"
+export ID
+has bind "$out" "niov-size: 65536"
+has bind "$out" "niov-count: 1024"
+expect_eq "$(grep -c "^id: $ID\$" <<<"$out")" 2 "bind: the binding, then show listing it"
+has bind "$out" "queues: 2"
+run rx unbind
+expect_eq "$OUT" "unbound: 1" "unbind"
+dx_wait_idle
+
+# ---- receive and verify: devmemx-rx, then the kernel's ncdevmem ------------
+bg recv
+wait_until 30 listening 5201 || fail "recv: not listening: $(cat /tmp/rb-recv.err)"
+run tx send
+expect_eq "$(jget bytes_sent <(echo "$OUT"))" "$BYTES_N" "send: bytes sent"
+bg_wait recv
+expect_eq "$(jget bytes /tmp/rb-recv.out)" "$BYTES_N" "recv: bytes received"
+expect_eq "$(jget mismatches /tmp/rb-recv.out)" 0 "recv: mismatching bytes"
+# 64K niovs with HW-GRO: fragments longer than one 4K page.
+[ "$(jget frag_max /tmp/rb-recv.out)" -gt 4096 ] ||
+	fail "recv: no fragment above 4K with 64K niovs: $(cat /tmp/rb-recv.out)"
+flush_deferred_skbs
+dx_wait_idle
+
+bg ncdevmem
+wait_until 30 listening 5201 || fail "ncdevmem: not listening: $(tail -n 5 /tmp/rb-ncdevmem.err)"
+run tx ncdevmem-send
+bg_wait ncdevmem
+! grep -m 5 "^Failed validation" /tmp/rb-ncdevmem.err ||
+	fail "ncdevmem found wrong bytes (above)"
+expect_eq "$(sed -n 's/^total_received=//p' /tmp/rb-ncdevmem.err | tail -n 1)" "$BYTES_N" \
+	"ncdevmem: bytes received into the dma-buf"
+grep -qx "Validated buffer" /tmp/rb-ncdevmem.out ||
+	fail "ncdevmem validated nothing: $(tail -n 5 /tmp/rb-ncdevmem.err)"
+flush_deferred_skbs
+
+# ---- A/B: ab prints the sender's loop; run it as printed in netns tx -------
+bg ab
+loops() { grep '^  for i in ' /tmp/rb-ab.out; }
+wait_until 60 loops || fail "ab printed no sender loop: $(cat /tmp/rb-ab.out /tmp/rb-ab.err)"
+case $DX_SERIES in
+7.2) n=3 ;;	# netdev-4K, devmemx-4K, devmemx-64K (in-tree 64K needs 7.3)
+*) n=4 ;;
+esac
+expect_eq "$(loops)" \
+	"  for i in \$(seq $((n * (1 + RUNS)))); do devmemx-rx send --addr 192.0.2.2 --port 7400 --bytes $BYTES_N --timeout 120 || break; done" \
+	"ab: the sender's loop"
+ip netns exec tx bash -c "$(loops)" >/dev/null || fail "ab: the sender loop failed"
+bg_wait ab
+for cfg in netdev-4K devmemx-4K devmemx-64K; do
+	expect_eq "$(awk -F, -v c="$cfg" '$4 == c { n++ } END { print n + 0 }' /tmp/ab.csv)" $((1 + RUNS)) \
+		"ab: rows of $cfg in ab.csv"
+done
+grep -q 'devmemx-64K' /tmp/ab.md || fail "ab: no devmemx-64K in ab.md: $(cat /tmp/ab.md)"
+
+# ---- counters ----------------------------------------------------------------
+run rx stats
+out=$OUT
+q2=$(grep "\"ifindex\":$(ip netns exec rx cat /sys/class/net/dxsim1/ifindex),\"queue_type\":0,\"queue_id\":2," <<<"$out") ||
+	fail "stats: no qstats line for RX queue 2: $out"
+[ "$(jget rx_hw_gro_packets <(echo "$q2"))" -gt 0 ] ||
+	fail "stats: no HW-GRO on queue 2: $q2"
+[ "$(jget rx_bytes <(echo "$q2"))" -ge $((3 * BYTES_N)) ] ||
+	fail "stats: queue 2 received less than recv, ncdevmem and ab sent: $q2"
+grep -Eq '^ +rx2_hw_gro_packets: [1-9][0-9]*$' <<<"$out" ||
+	fail "stats: ethtool -S has no HW-GRO on queue 2: $out"
+
+# ---- clean up ------------------------------------------------------------------
+run rx restore
+expect_eq "$(ip netns exec rx ethtool -n dxsim1 | grep -c '^Filter:' || true)" 0 "restore: rules left"
+has restore "$(ip netns exec rx devmemx caps dev dxsim1)" \
+	"unmet: tcp-data-split is not enabled: ethtool -G dxsim1 tcp-data-split on"
+
+# Every block the runbook marks runnable ran here.
+expect_eq "$(sed -n 's/^<!-- runbook: \([a-z0-9-]*\) -->$/\1/p' "$DOC" | sort | tr '\n' ' ')" \
+	"$(printf '%s\n' "${!RAN[@]}" | sort | tr '\n' ' ')" "runbook blocks run by this test"
+
+trap - EXIT
+rm -f /tmp/ab.md /tmp/ab.csv
+dx_sim_teardown
