@@ -13,8 +13,10 @@ PACKAGES=(
 	dwarves dkms openssl curl xz-utils debhelper dh-dkms man-db groff-base
 	libnl-3-dev libnl-genl-3-dev pkgconf
 	busybox-static ethtool iproute2 procps
-	qemu-system-x86 gnuplot-nox coccinelle
+	qemu-system-x86 gnuplot-nox coccinelle libpython3-dev
 )
+# (coccinelle's spatch loads libpython3.X.so, which only the -dev package
+# provides, for the report scripts of make check's coccicheck.)
 # The suite each kernel comes from.
 declare -A SUITE=([6.12]=trixie [7.2]=trixie-backports [7.3]=trixie-backports)
 

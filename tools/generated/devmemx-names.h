@@ -5,7 +5,7 @@
 #define DEVMEMX_NAMES_H
 
 #include <linux/devmemx.h>
-#include "../names.h"
+#include "names.h"
 
 static const char * const dx_feature_names[] = {
 	"rx-page-size",
