@@ -33,8 +33,19 @@ fi
 
 # Where the stack reads a devmem binding and a niov's owner: devmemx lays its
 # own structs out to match, from the target kernel's BTF.
+# The headers' vmlinux (Debian ships it); else the running kernel's BTF, but
+# only when that is the kernel being built for: another kernel's layouts
+# would be wrong without a word.
+release=$(cat "$obj/include/config/kernel.release" 2>/dev/null)
 btf=$obj/vmlinux
-[ -f "$btf" ] || btf=/sys/kernel/btf/vmlinux
+if [ ! -f "$btf" ]; then
+	if [ -n "$release" ] && [ "$release" = "$(uname -r)" ]; then
+		btf=/sys/kernel/btf/vmlinux
+	else
+		echo "devmemx: kernel $release cannot be served yet: its headers carry no vmlinux (BTF) to read struct layouts from, and it is not the running kernel; boot it and build again (dkms autoinstall)"
+		exit 1
+	fi
+fi
 layout=$(pahole -C net_devmem_dmabuf_binding,dmabuf_genpool_chunk_owner "$btf" 2>/dev/null)
 member() { # struct member -> offset
 	printf '%s\n' "$layout" | awk -v s="$1" -v m="$2" '
@@ -57,7 +68,7 @@ if [ -z "$b_size" ] || [ -z "$b_ref" ] || [ -z "$b_id" ] || [ -z "$o_binding" ];
 fi
 
 if [ -n "$missing" ]; then
-	echo "devmemx: kernel $(cat "$obj/include/config/kernel.release" 2>/dev/null) cannot be served:$missing devmemx needs Linux 7.2 or later"
+	echo "devmemx: kernel $release cannot be served:$missing devmemx needs Linux 7.2 or later"
 	exit 1
 fi
 

@@ -56,3 +56,15 @@ if ! diff /tmp/before /tmp/after >/tmp/left; then
 	fail "make uninstall left files behind (above)"
 fi
 echo "# make uninstall: nothing left in $watched"
+
+# Headers without vmlinux (Ubuntu's, say) for a kernel that is not running:
+# refused with the reason, never built with another kernel's layouts.
+o=/tmp/no-vmlinux
+mkdir -p $o/include/config
+cp /lib/modules/"$k72"/build/include/config/kernel.release /lib/modules/"$k72"/build/Module.symvers $o/
+mv $o/kernel.release $o/include/config/
+out=$(/src/module/probe.sh /lib/modules/"$k72"/build $o /tmp/probed.h); rc=$?
+want="devmemx: kernel $k72 cannot be served yet: its headers carry no vmlinux (BTF) to read struct layouts from, and it is not the running kernel; boot it and build again (dkms autoinstall)"
+[ $rc = 1 ] && [ "$out" = "$want" ] && [ ! -e /tmp/probed.h ] ||
+	fail "probe.sh without vmlinux: exit $rc, said '$out'"
+echo "# headers without vmlinux, kernel not running: refused with the reason"
