@@ -436,26 +436,26 @@ static int devmemx_netlink_event(struct notifier_block *nb, unsigned long event,
 				 void *ptr)
 {
 	struct netlink_notify *n = ptr;
-	struct devmemx_binding *b;
 
 	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
 		return NOTIFY_DONE;
 	for (;;) {
-		bool found = false;
+		struct devmemx_binding *b, *hit = NULL;
 
 		mutex_lock(&devmemx_mutex);
 		list_for_each_entry(b, &devmemx_bindings, node) {
 			if (!b->unbound && b->portid == n->portid &&
 			    !(b->flags & DEVMEMX_BINDING_FLAGS_PERSISTENT) &&
 			    net_eq(read_pnet(&b->net), n->net)) {
-				found = devmemx_binding_mark_unbound(b);
+				if (devmemx_binding_mark_unbound(b))
+					hit = b;
 				break;
 			}
 		}
 		mutex_unlock(&devmemx_mutex);
-		if (!found)
+		if (!hit)
 			break;
-		devmemx_binding_finish_unbind(b);
+		devmemx_binding_finish_unbind(hit);
 	}
 	return NOTIFY_DONE;
 }

@@ -242,8 +242,7 @@ void devmemx_queues_release(struct devmemx_binding *b)
 
 	mutex_lock(&b->lock);
 	dev = b->dev;
-	if (dev)
-		dev_hold(dev);
+	dev_hold(dev);
 	mutex_unlock(&b->lock);
 	if (!dev)
 		return;

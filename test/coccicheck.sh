@@ -10,10 +10,16 @@ set -uo pipefail
 dirs=(/src/module /src/driver-shims/sim)
 log=/src/build/coccicheck.log
 : >"$log"
-ran=0 skipped=0 bad=0
+ran=0 skipped=0 no_ocaml=0 bad=0
 for f in $(find /opt/linux/scripts/coccinelle -name '*.cocci' | sort); do
 	if ! grep -q "virtual[[:space:]]\+report" "$f"; then
 		skipped=$((skipped + 1))
+		continue
+	fi
+	# OCaml script rules need an OCaml compiler at run time; the build
+	# root has none (the python ones run).
+	if grep -q "^@[a-z]*[[:space:]]*\(script\|initialize\|finalize\):ocaml" "$f"; then
+		no_ocaml=$((no_ocaml + 1))
 		continue
 	fi
 	opt=$(sed -n 's/^\/\/ *Options: *//p' "$f")
@@ -22,6 +28,8 @@ for f in $(find /opt/linux/scripts/coccinelle -name '*.cocci' | sort); do
 		out=$(spatch -D report --no-show-diff --very-quiet --cocci-file "$f" \
 			$opt --dir "$d" -I /src -I "$d" 2>&1)
 		rc=$?
+		# spatch's own remarks on the semantic patch, not reports
+		out=$(grep -v '^warning: line [0-9]*: should .* be a metavariable?$' <<<"$out")
 		echo "== $f $d (exit $rc)" >>"$log"
 		echo "$out" >>"$log"
 		if [ $rc != 0 ]; then
@@ -40,4 +48,4 @@ if [ $bad != 0 ]; then
 	echo "coccicheck: $bad reports or failures (whole log: build/coccicheck.log)"
 	exit 1
 fi
-echo "  COCCI $ran semantic patches (report mode) over ${dirs[*]#/src/}: nothing to report ($skipped without a report mode)"
+echo "  COCCI $ran semantic patches (report mode) over ${dirs[*]#/src/}: nothing to report ($skipped without a report mode, $no_ocaml with OCaml rules)"
