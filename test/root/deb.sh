@@ -7,13 +7,8 @@
 # headers arrive later; purging removes everything. Leaves what dkms built
 # and the installed modprobe files in build/dkms/ for the VM test
 # dkms-modprobe.
-set -uo pipefail
-fail() { echo "FAIL: $*"; exit 1; }
-kver() { awk -v s="$1" '$1 == s { print $2 }' /etc/devmemx-kernels; }
-v=$(cat /src/VERSION)
-k72=$(kver 7.2) k73=$(kver 7.3) k612=$(kver 6.12)
+. /src/test/rootlib.sh
 watched="/usr/src /usr/sbin /usr/share/man/man8 /usr/share/bash-completion /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
-snap() { find $watched -path /var/lib/dkms/mok.\* -prune -o -print 2>/dev/null | sort; }
 snap >/tmp/before
 
 cd /src

@@ -4,13 +4,8 @@
 # In a throwaway copy of the build root: "make install" as README says, for
 # each kernel of the root; 7.2 and 7.3 get both modules under updates/dkms,
 # 6.12 is skipped with its reason; "make uninstall" leaves nothing behind.
-set -uo pipefail
-fail() { echo "FAIL: $*"; exit 1; }
-kver() { awk -v s="$1" '$1 == s { print $2 }' /etc/devmemx-kernels; }
-v=$(cat /src/VERSION)
-k72=$(kver 7.2) k73=$(kver 7.3) k612=$(kver 6.12)
+. /src/test/rootlib.sh
 watched="/usr/src /usr/local /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
-snap() { find $watched -path /var/lib/dkms/mok.\* -prune -o -print 2>/dev/null | sort; }
 snap >/tmp/before
 
 cd /src
