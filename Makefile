@@ -113,8 +113,11 @@ in-root-build: build/tools/ncdevmem
 			$(MAKE) -C /lib/modules/$$k/build M=/src/$$m MO=/src/build/$$k/$$m modules; \
 		done; \
 	done
-	mkdir -p build/tools
+	mkdir -p build/tools build/tools-asan
 	$(MAKE) -C tools O=/src/build/tools
+	@# The same tools with ASan and UBSan, for the VM test tools-asan.
+	$(MAKE) -s -C tools O=/src/build/tools-asan CFLAGS="-O1 -g" \
+		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 	$(CC) -O2 -Wall -Wextra -Werror -o build/tools/dx-xdp-pass test/helpers/xdp-pass.c
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel

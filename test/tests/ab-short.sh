@@ -67,7 +67,7 @@ bash /dx/ab-plot.sh $out || fail "ab-plot failed"
 for p in cpu cmsgs; do
 	svg=$out/$p.svg
 	[ -s $svg ] || fail "no $p.svg"
-	grep -q '<svg' $svg && tail -n 3 $svg | grep -q '</svg>' || fail "$p.svg is not an SVG document"
+	grep -q '<svg' $svg && tail -n 3 $svg | grep -c '</svg>' >/dev/null || fail "$p.svg is not an SVG document"
 	# a line per provider drawn: at least three polylines/paths
 	[ "$(grep -c '<path' $svg)" -ge 3 ] || fail "$p.svg has no lines"
 done

@@ -97,7 +97,7 @@ dx_wait_idle
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9300 --expect 1 \
 	--timeout 30 >/dev/null 2>/tmp/caps-recv.err &
 rpid=$!
-intree_bound() { rxx devmemx-rx pools | grep -q '"dmabuf"'; }
+intree_bound() { rxx devmemx-rx pools | grep -c '"dmabuf"' >/dev/null; }
 wait_until 10 intree_bound || fail "the in-tree binding did not appear: $(cat /tmp/caps-recv.err)"
 iid=$(rxx devmemx-rx queues | sed -n 's/.*"id":3,.*"dmabuf":\([0-9]*\).*/\1/p')
 [ -n "$iid" ] || fail "queue 3's in-tree binding id: $(rxx devmemx-rx queues)"

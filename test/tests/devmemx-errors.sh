@@ -48,7 +48,7 @@ dx_wait_idle
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9200 --expect 1 \
 	--timeout 20 >/dev/null 2>&1 &
 rpid=$!
-intree_bound() { ip netns exec rx devmemx-rx pools | grep -q '"dmabuf"'; }
+intree_bound() { ip netns exec rx devmemx-rx pools | grep -c '"dmabuf"' >/dev/null; }
 wait_until 10 intree_bound || fail "the in-tree binding did not appear"
 expect_err 1 "devmemx: bind to dxsim1: queue 3 of dxsim1 is already bound to a memory provider (File exists)" \
 	bind dev dxsim1 queues 3 --udmabuf 4M

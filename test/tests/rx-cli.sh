@@ -7,9 +7,9 @@ rx() { devmemx-rx "$@"; }
 recv() { rx recv --port 5201 --expect 1M "$@"; }
 
 # --- help and usage --------------------------------------------------------
-rx --help | grep -q '^usage: devmemx-rx recv --dev IFNAME --queues LIST --port PORT --expect BYTES$' ||
+rx --help | grep -c '^usage: devmemx-rx recv --dev IFNAME --queues LIST --port PORT --expect BYTES$' >/dev/null ||
 	fail "--help"
-rx recv --help | grep -q '^       devmemx-rx send --addr IP --port PORT --bytes N$' ||
+rx recv --help | grep -c '^       devmemx-rx send --addr IP --port PORT --bytes N$' >/dev/null ||
 	fail "recv --help"
 expect_eq "$(rx selftest-pattern)" "pattern: ok" "pattern self-test"
 rc=0; rx >/dev/null 2>&1 || rc=$?

@@ -8,13 +8,13 @@ sim_setup 4
 trap sim_teardown EXIT
 
 expect_eq "$(ip netns exec rx ethtool -i dxsim1 | sed -n 's/^driver: //p')" devmemx_sim "driver name"
-ip netns exec rx ethtool -l dxsim1 | grep -q '^Combined:[[:space:]]*4$' || fail "ethtool -l"
+ip netns exec rx ethtool -l dxsim1 | grep -c '^Combined:[[:space:]]*4$' >/dev/null || fail "ethtool -l"
 ip netns exec tx ping -c 2 -W 5 192.0.2.2 >/dev/null || fail "ping over dxsim"
 ip netns exec tx ping -6 -c 2 -W 5 2001:db8::2 >/dev/null || fail "ping6 over dxsim"
 
 # Header-data split on, threshold 0: every TCP payload goes to buffers.
 ip netns exec rx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
-ip netns exec rx ethtool -g dxsim1 | grep -q '^TCP data split:[[:space:]]*on$' || fail "tcp-data-split not on"
+ip netns exec rx ethtool -g dxsim1 | grep -c '^TCP data split:[[:space:]]*on$' >/dev/null || fail "tcp-data-split not on"
 
 # transfer KIB PORT: send KIB KiB of random bytes tx -> rx over TCP, compare.
 transfer() {
@@ -22,7 +22,7 @@ transfer() {
 	ip netns exec rx nc -l -p "$2" >/tmp/out &
 	local pid=$! i
 	for i in $(seq 50); do
-		ip netns exec rx ss -ltn 2>/dev/null | grep -q ":$2 " && break
+		ip netns exec rx ss -ltn 2>/dev/null | grep -c ":$2 " >/dev/null && break
 		sleep 0.1
 	done
 	ip netns exec tx bash -c "cat /tmp/in >/dev/tcp/192.0.2.2/$2" || fail "send to port $2"
@@ -45,7 +45,7 @@ split1=$(sum_stat split)
 # Steer port 5001 to queue 2.
 loc=$(ip netns exec rx ethtool -N dxsim1 flow-type tcp4 dst-port 5001 action 2 | sed -n 's/.*rule with ID \([0-9]*\).*/\1/p')
 [ -n "$loc" ] || fail "ntuple rule not added"
-ip netns exec rx ethtool -n dxsim1 | grep -q "Filter: $loc" || fail "rule $loc not listed"
+ip netns exec rx ethtool -n dxsim1 | grep -c "Filter: $loc" >/dev/null || fail "rule $loc not listed"
 q2=$(rx_stat rx2_split)
 transfer 2048 5001
 [ $(($(rx_stat rx2_split) - q2)) -ge 100 ] || fail "steered flow did not land on queue 2"

@@ -71,7 +71,7 @@ udp() {
 
 listening() { # port: something listens on it in netns rx
 	rxx awk -v p="$(printf ':%04X' "$1")" '$2 ~ p "$" && $4 == "0A"' \
-		/proc/net/tcp /proc/net/tcp6 | grep -q .
+		/proc/net/tcp /proc/net/tcp6 | grep -c . >/dev/null
 }
 
 # transfer KIB PORT: KIB KiB of random bytes tx -> rx over TCP, compared.
@@ -311,7 +311,7 @@ rxx ethtool -L dxsim1 combined 4
 # A queue bound to in-tree devmem cannot go away, even without a rule on it.
 mp_refusal=$(lerr "requested channel counts are too low for existing memory provider setting (4)")
 recv_start dm 6150 1048576 --queues 3 --no-flow-rule
-bound() { rxx devmemx-rx queues | grep -q "^{\"id\":3,\"ifindex\":$ifindex,\"type\":0,\"dmabuf\""; }
+bound() { rxx devmemx-rx queues | grep -c "^{\"id\":3,\"ifindex\":$ifindex,\"type\":0,\"dmabuf\"" >/dev/null; }
 unbound() { ! bound; }
 wait_until 10 bound || fail "queue 3 not bound: $(cat /tmp/dm.err)"
 expect_err 1 "$mp_refusal" rxx ethtool -L dxsim1 combined 3

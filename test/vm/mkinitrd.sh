@@ -36,6 +36,15 @@ cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
 # A test helper: attaches a pass-all XDP program (test/helpers/xdp-pass.c).
 add_bin /src/build/tools/dx-xdp-pass
 cp /src/build/tools/dx-xdp-pass "$stage/usr/bin/dx-xdp-pass"
+# The tools built with ASan and UBSan (test tools-asan puts them first in
+# PATH).
+if [ -x /src/build/tools-asan/devmemx ]; then
+	mkdir -p "$stage/usr/lib/devmemx-asan"
+	for f in devmemx devmemx-rx; do
+		add_bin /src/build/tools-asan/$f
+		cp /src/build/tools-asan/$f "$stage/usr/lib/devmemx-asan/"
+	done
+fi
 # The kernel's reference devmem client, linked statically.
 cp /src/build/tools/ncdevmem "$stage/usr/bin/ncdevmem"
 find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;
