@@ -14,10 +14,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-buf.h>
+#include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/module.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 #include <linux/xarray.h>
 
 #include "devmemx.h"
@@ -176,6 +178,27 @@ out:
 	return err;
 }
 
+/*
+ * devmem never syncs payload for the CPU: a mapping that bounces (swiotlb)
+ * or needs cache maintenance would receive into memory nobody reads.
+ */
+bool devmemx_dma_bounces(struct device *dma_dev)
+{
+	return is_swiotlb_force_bounce(dma_dev);
+}
+
+static bool devmemx_mapping_needs_sync(struct device *dma_dev,
+				       struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		if (dma_need_sync(dma_dev, sg_dma_address(sg)))
+			return true;
+	return false;
+}
+
 static void devmemx_binding_free(struct devmemx_binding *b)
 {
 	if (b->pool)
@@ -263,6 +286,12 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 		err = -EINVAL;
 		goto err_free;
 	}
+	if (devmemx_dma_bounces(dma_dev)) {
+		NL_SET_ERR_MSG(extack,
+			       "DMA to the NIC bounces via swiotlb (swiotlb=force): payload would be lost");
+		err = -EOPNOTSUPP;
+		goto err_free;
+	}
 	b->attach = dma_buf_attach(b->dmabuf, dma_dev);
 	if (IS_ERR(b->attach)) {
 		err = PTR_ERR(b->attach);
@@ -275,6 +304,12 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 		err = PTR_ERR(b->sgt);
 		b->sgt = NULL;
 		NL_SET_ERR_MSG(extack, "cannot map the dma-buf for the device");
+		goto err_free;
+	}
+	if (devmemx_mapping_needs_sync(dma_dev, b->sgt)) {
+		NL_SET_ERR_MSG(extack,
+			       "the dma-buf's DMA mapping bounces or needs CPU syncs: payload would be lost");
+		err = -EOPNOTSUPP;
 		goto err_free;
 	}
 	err = devmemx_carve(b, extack);

@@ -120,6 +120,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 					       struct netlink_ext_ack *extack);
 int devmemx_binding_publish(struct devmemx_binding *b);
 bool devmemx_binding_mark_unbound(struct devmemx_binding *b);
+bool devmemx_dma_bounces(struct device *dma_dev);
 void devmemx_binding_finish_unbind(struct devmemx_binding *b);
 void devmemx_binding_abort(struct devmemx_binding *b);
 struct net_iov *devmemx_niov_alloc(struct devmemx_binding *b);

@@ -372,7 +372,9 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct netdev_queue_mgmt_ops *qops;
 	char driver[sizeof_field(struct ethtool_drvinfo, driver)];
+	struct device *dma_dev;
 	netdevice_tracker tracker;
+	bool bounce = false;
 	struct net_device *dev;
 	struct sk_buff *rsp;
 	int err = -EMSGSIZE;
@@ -404,6 +406,10 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 		err = -EMSGSIZE;
 	}
 	devmemx_driver_name(dev, driver, sizeof(driver));
+	if (qops && dev->real_num_rx_queues) {
+		dma_dev = devmemx_dma_dev(dev, &q, 1, NULL);
+		bounce = !IS_ERR(dma_dev) && devmemx_dma_bounces(dma_dev);
+	}
 	hdr = genlmsg_iput(rsp, info);
 	if (!hdr ||
 	    nla_put_u32(rsp, DEVMEMX_A_CAPS_IFINDEX, dev->ifindex) ||
@@ -417,7 +423,8 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 		       qops && (qops->supported_params & QCFG_RX_PAGE_SIZE)) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_CAPS_RX_BUF_SIZES,
 			      devmemx_probe_sizes(dev), 0) ||
-	    nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUES, dev->real_num_rx_queues))
+	    nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUES, dev->real_num_rx_queues) ||
+	    nla_put_u8(rsp, DEVMEMX_A_CAPS_DMA_BOUNCE, bounce))
 		goto out;
 	genlmsg_end(rsp, hdr);
 	err = 0;

@@ -73,26 +73,28 @@ dx_in_root() {
 }
 
 # Boot kernel series $1 in QEMU (TCG) with a fresh initramfs; the VM runs
-# $2 (a script under /dx) and powers off. Output lands in build/vm/$1:
-# console.log (the kernel log), results.log (the script's output).
+# $2 (a script under /dx) and powers off. Output lands in build/vm/$1 (or
+# build/vm/$DX_VM_NAME): console.log (the kernel log), results.log (the
+# script's output).
 # usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
 # DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting) adds QEMU flags.
 dx_boot() {
-	local series=$1 script=$2 kver out
+	local series=$1 script=$2 kver out name
 	shift 2
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
-	out=$DX_BUILD/vm/$series
+	name=${DX_VM_NAME:-$series}
+	out=$DX_BUILD/vm/$name
 	mkdir -p "$out"
 	rm -f "$out"/{console.log,results.log}
-	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$series/initrd.img" ||
+	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$name/initrd.img" ||
 		dx_die "cannot pack the initramfs for $kver"
 	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m 2G -smp 2 \
 		-display none -monitor none -no-reboot \
 		-kernel "/boot/vmlinuz-$kver" \
-		-initrd "/src/build/vm/$series/initrd.img" \
-		-serial "file:/src/build/vm/$series/console.log" \
-		-serial "file:/src/build/vm/$series/results.log" \
+		-initrd "/src/build/vm/$name/initrd.img" \
+		-serial "file:/src/build/vm/$name/console.log" \
+		-serial "file:/src/build/vm/$name/results.log" \
 		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.run=$script $*" \
 		${DX_QEMU_EXTRA:-} >"$out/qemu.log" 2>&1
 }

@@ -71,20 +71,36 @@ for t in $root_tests; do
 	fi
 done
 
-[ -n "$all_tests" ] || kernels=
-for series in $kernels; do
-	kver=$(dx_kver "$series")
-	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
-	out=$DX_BUILD/vm/$series
-	echo "# kernel $series: $kver"
-	start=$SECONDS
-	sel=
-	[ -z "$only" ] || sel=$(tr '\n' ',' <<<"$all_tests")
-	dx_boot "$series" run-tests.sh "dx.tests=$sel" $xtrace
-	vm_rc=$?
-	echo "# kernel $series: VM ran $((SECONDS - start)) s, exit $vm_rc"
+# A test whose script has a line "# dx-boot: ARGS" needs a kernel command
+# line of its own: it gets a boot of its own, with ARGS added.
+boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
+main_tests= own_boot=
+for t in $all_tests; do
+	if [ -n "$(boot_args "$t")" ]; then
+		own_boot="$own_boot $t"
+	else
+		main_tests="$main_tests $t"
+	fi
+done
 
-	seen=
+# boot SERIES TESTS [ARGS]: one VM of SERIES runs TESTS, then its shutdown
+# and its kernel log are judged. Boots with ARGS name their results
+# "SERIES [ARGS] ..." and keep their files in build/vm/SERIES-TEST.
+boot() {
+	local series=$1 tests=$2 args=${3:-} label=$1 out vm_rc start t seen= line bad
+	if [ -n "$args" ]; then
+		label="$series [$args]"
+		export DX_VM_NAME=$series-${tests// /}
+	else
+		export DX_VM_NAME=$series
+	fi
+	out=$DX_BUILD/vm/$DX_VM_NAME
+	start=$SECONDS
+	tests=$(echo $tests)
+	dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
+	vm_rc=$?
+	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
+
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
@@ -96,25 +112,36 @@ for series in $kernels; do
 		esac
 	done <"$out/results.log"
 
-	for t in $all_tests; do
+	for t in $tests; do
 		[[ " $seen " == *" $t "* ]] && continue
 		report fail "$series $t"
 		echo "# did not report: the VM died or timed out (exit $vm_rc); see $out/console.log"
 	done
 
 	if grep -q '^DX-END' "$out/results.log" && [ $vm_rc = 0 ]; then
-		report ok "$series vm-shutdown"
+		report ok "$label vm-shutdown"
 	else
-		report fail "$series vm-shutdown"
+		report fail "$label vm-shutdown"
 		echo "# the VM did not finish its run (exit $vm_rc); see $out/console.log"
 		tail -n 20 "$out/console.log" | sed 's/^/# /'
 	fi
 	if bad=$(tr -d '\r' <"$out/console.log" | grep -E "$BAD_LOG"); then
-		report fail "$series dmesg-clean"
+		report fail "$label dmesg-clean"
 		sed 's/^/# /' <<<"$bad" | head -n 40
 	else
-		report ok "$series dmesg-clean"
+		report ok "$label dmesg-clean"
 	fi
+}
+
+[ -n "$all_tests" ] || kernels=
+for series in $kernels; do
+	kver=$(dx_kver "$series")
+	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
+	echo "# kernel $series: $kver"
+	[ -z "$main_tests" ] || boot "$series" "$main_tests"
+	for t in $own_boot; do
+		boot "$series" "$t" "$(boot_args "$t")"
+	done
 done
 
 # 6.12 must be refused at build time, with a reason that names what is missing.

@@ -36,11 +36,12 @@ hds-thresh: 0
 rx-page-size: 1
 rx-buf-sizes: 4K 8K 16K 32K 64K 128K
 queues: 4
+dma-bounce: 0
 rx-gro-hw: on
 xdp: none
 unmet: none" "caps of dxsim1 queue 2, all met"
 expect_eq "$(rxx devmemx -j caps dev dxsim1 queue 2)" \
-	"{\"ifindex\":$ifx,\"queue-id\":2,\"driver\":\"devmemx_sim\",\"tcp-data-split\":2,\"hds-thresh\":0,\"rx-page-size\":1,\"rx-buf-sizes\":258048,\"queues\":4,\"rx-gro-hw\":1,\"xdp\":0,\"unmet\":[]}" \
+	"{\"ifindex\":$ifx,\"queue-id\":2,\"driver\":\"devmemx_sim\",\"tcp-data-split\":2,\"hds-thresh\":0,\"rx-page-size\":1,\"rx-buf-sizes\":258048,\"queues\":4,\"dma-bounce\":0,\"rx-gro-hw\":1,\"xdp\":0,\"unmet\":[]}" \
 	"caps -j of dxsim1 queue 2, all met"
 
 # ---- the device's settings, one at a time ----------------------------------

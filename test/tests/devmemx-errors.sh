@@ -71,10 +71,10 @@ DEV=lo refused "lo has no queue management ops (devmem needs them) (Operation no
 # (test caps has the rest of caps).
 ifx=$(ip netns exec rx cat /sys/class/net/dxsim1/ifindex)
 expect_eq "$(ip netns exec rx devmemx -j caps dev dxsim1 queue 2)" \
-	"{\"ifindex\":$ifx,\"queue-id\":2,\"driver\":\"devmemx_sim\",\"tcp-data-split\":2,\"hds-thresh\":0,\"rx-page-size\":1,\"rx-buf-sizes\":258048,\"queues\":4,\"rx-gro-hw\":1,\"xdp\":0,\"unmet\":[]}" \
+	"{\"ifindex\":$ifx,\"queue-id\":2,\"driver\":\"devmemx_sim\",\"tcp-data-split\":2,\"hds-thresh\":0,\"rx-page-size\":1,\"rx-buf-sizes\":258048,\"queues\":4,\"dma-bounce\":0,\"rx-gro-hw\":1,\"xdp\":0,\"unmet\":[]}" \
 	"caps of dxsim1 queue 2"
 expect_eq "$(ip netns exec rx devmemx -j caps dev lo)" \
-	"{\"ifindex\":1,\"driver\":\"unknown\",\"tcp-data-split\":0,\"hds-thresh\":0,\"rx-page-size\":0,\"rx-buf-sizes\":0,\"queues\":1,\"xdp\":0,\"unmet\":[\"lo takes no devmem: its driver has no queue management ops\"]}" \
+	"{\"ifindex\":1,\"driver\":\"unknown\",\"tcp-data-split\":0,\"hds-thresh\":0,\"rx-page-size\":0,\"rx-buf-sizes\":0,\"queues\":1,\"dma-bounce\":0,\"xdp\":0,\"unmet\":[\"lo takes no devmem: its driver has no queue management ops\"]}" \
 	"caps of lo"
 expect_err 1 "devmemx: caps of dxsim1: queue 7 out of range: dxsim1 has 4 RX queues (Numerical result out of range)" \
 	ip netns exec rx devmemx caps dev dxsim1 queue 7

@@ -38,6 +38,7 @@ struct caps_state {
 	uint8_t tcp_data_split;
 	uint32_t hds_thresh;
 	uint64_t buf_sizes;
+	bool dma_bounce;
 	int gro_hw;		/* 1 on, 0 off, -1 the driver has no rx-gro-hw */
 	int xdp;		/* IFLA_XDP_ATTACHED: XDP_ATTACHED_* */
 	struct nlattr *reply;	/* CAPS-GET's attributes */
@@ -78,6 +79,8 @@ static int caps_reply(const struct dx_reply *r, void *arg)
 	s->tcp_data_split = nla_get_u8(tb[DEVMEMX_A_CAPS_TCP_DATA_SPLIT]);
 	s->hds_thresh = nla_get_u32(tb[DEVMEMX_A_CAPS_HDS_THRESH]);
 	s->buf_sizes = nla_get_u64(tb[DEVMEMX_A_CAPS_RX_BUF_SIZES]);
+	s->dma_bounce = tb[DEVMEMX_A_CAPS_DMA_BOUNCE] &&
+			nla_get_u8(tb[DEVMEMX_A_CAPS_DMA_BOUNCE]);
 	s->reply = malloc(r->len);
 	if (!s->reply)
 		return dx_nomem();
@@ -319,6 +322,9 @@ static int judge(struct caps_state *s)
 
 	if (!s->buf_sizes)
 		return unmet(s, "%s takes no devmem: its driver has no queue management ops",
+			     dev);
+	if (s->dma_bounce)
+		return unmet(s, "DMA to %s bounces via swiotlb (swiotlb=force or a confidential-computing guest): devmem payload would never reach the dma-buf; boot without swiotlb=force",
 			     dev);
 	if (s->xdp == XDP_ATTACHED_MULTI)
 		ret = unmet(s, "XDP programs are attached in several modes: ip link set dev %s xdpdrv off (and xdpgeneric, xdpoffload)",

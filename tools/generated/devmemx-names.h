@@ -85,6 +85,7 @@ static const struct dx_attr dx_caps_attrs[] = {
 	[DEVMEMX_A_CAPS_RX_PAGE_SIZE] = { "rx-page-size", DX_U8 },
 	[DEVMEMX_A_CAPS_RX_BUF_SIZES] = { "rx-buf-sizes", DX_U64, DX_BITS, dx_rx_buf_size_names, .first = 12 },
 	[DEVMEMX_A_CAPS_QUEUES] = { "queues", DX_U32 },
+	[DEVMEMX_A_CAPS_DMA_BOUNCE] = { "dma-bounce", DX_U8 },
 	[DEVMEMX_A_CAPS_MAX + 1] = { NULL }
 };
 
