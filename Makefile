@@ -16,6 +16,16 @@ root:
 test: all
 	bash test/run.sh -k "$(KERNELS)"
 
+# The debug lane: the suite on a 7.2 kernel with KASAN, lockdep, kmemleak,
+# UBSAN and fault injection, built from Debian's source (test/debug/).
+debug-kernel: root
+	mkdir -p $(or $(DX_CACHE),.cache)/debug/7.2
+	$(ROOT_RUN) bash /src/test/debug/build.sh
+
+test-debug: debug-kernel
+	$(ROOT_RUN) make -C /src in-root-build KERNELS=7.2-debug
+	bash test/run.sh -k 7.2-debug
+
 demo: all
 	bash test/demo.sh
 
@@ -103,16 +113,8 @@ uninstall:
 	done
 
 # ---- inside the build root --------------------------------------------------
-kver = $(shell awk '$$1 == "$(1)" { print $$2 }' /etc/devmemx-kernels)
-
 in-root-build: build/tools/ncdevmem
-	set -e; for s in $(KERNELS); do \
-		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
-		for m in $(MODULES); do \
-			mkdir -p build/$$k/$$m; \
-			$(MAKE) -C /lib/modules/$$k/build M=/src/$$m MO=/src/build/$$k/$$m modules; \
-		done; \
-	done
+	set -e; for s in $(KERNELS); do test/kbuild.sh $$s /src/build; done
 	mkdir -p build/tools build/tools-asan
 	$(MAKE) -C tools O=/src/build/tools
 	@# The same tools with ASan and UBSan, for the VM test tools-asan.
@@ -154,30 +156,21 @@ in-root-check: in-root-check-generated in-root-check-version
 	@# checked them all (Kbuild skips it silently when it thinks the checker
 	@# does not work) and said nothing. Then a W=1 build, warning-free.
 	set -e; for s in $(KERNELS); do \
-		k=$$(awk -v s=$$s '$$1 == s { print $$2 }' /etc/devmemx-kernels); \
-		( for m in $(MODULES); do \
-			MAKEFLAGS= $(MAKE) -C /lib/modules/$$k/build M=/src/$$m \
-				MO=/src/build/$$k/$$m KBUILD_CHECKSRC=2 \
-				CHECK=/opt/sparse/sparse modules || exit 1; \
-		done ) >build/sparse-$$k.log 2>&1 || { tail -n 30 build/sparse-$$k.log; \
-			echo "the sparse build failed on $$k"; exit 1; }; \
+		test/kbuild.sh $$s /src/build build/sparse-$$s.log \
+			-- KBUILD_CHECKSRC=2 CHECK=/opt/sparse/sparse; \
 		want=$$(ls $(addsuffix /*.c,$(MODULES)) module/generated/*.c | wc -l); \
-		got=$$(grep -c '^  CHECK ' build/sparse-$$k.log || true); \
+		got=$$(grep -c '^  CHECK ' build/sparse-$$s.log || true); \
 		if [ "$$got" != "$$want" ]; then \
-			grep -i "sparse\|checker" build/sparse-$$k.log || true; \
-			echo "sparse checked $$got of $$want C files on $$k (log: build/sparse-$$k.log)"; \
+			grep -i "sparse\|checker" build/sparse-$$s.log || true; \
+			echo "sparse checked $$got of $$want C files on $$s (log: build/sparse-$$s.log)"; \
 			exit 1; fi; \
-		if grep -E ": (warning|error):|^make.*Error" build/sparse-$$k.log; then \
-			echo "sparse is not clean on $$k"; exit 1; fi; \
-		echo "  SPARSE $$k: $$got C files, clean"; \
-		( for m in $(MODULES); do \
-			MAKEFLAGS= $(MAKE) -C /lib/modules/$$k/build M=/src/$$m \
-				MO=/src/build/w1/$$k/$$m W=1 modules || exit 1; \
-		done ) >build/w1-$$k.log 2>&1 || { tail -n 30 build/w1-$$k.log; \
-			echo "the W=1 build failed on $$k"; exit 1; }; \
-		if grep -E "warning:" build/w1-$$k.log; then \
-			echo "W=1 is not clean on $$k"; exit 1; fi; \
-		echo "  W=1 $$k: clean"; \
+		if grep -E ": (warning|error):|^make.*Error" build/sparse-$$s.log; then \
+			echo "sparse is not clean on $$s"; exit 1; fi; \
+		echo "  SPARSE $$s: $$got C files, clean"; \
+		test/kbuild.sh $$s /src/build/w1 build/w1-$$s.log -- W=1; \
+		if grep -E "warning:" build/w1-$$s.log; then \
+			echo "W=1 is not clean on $$s"; exit 1; fi; \
+		echo "  W=1 $$s: clean"; \
 	done
 	test/coccicheck.sh
 	$(MAKE) -s -C tools O=/src/build/tools clean all
@@ -211,6 +204,7 @@ in-root-check-version:
 	[ "$$c" = "$$v" ] || { echo "debian/changelog: version \"$$c\", VERSION $$v"; exit 1; }; \
 	echo "  VERSION $$v (dkms.conf, debian/changelog)"
 
-.PHONY: all root test demo ab check generate clean deb install install-tools \
+.PHONY: all root test test-debug debug-kernel demo ab check generate clean deb \
+	install install-tools \
 	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
 	in-root-check-version

@@ -42,7 +42,8 @@ dx_kver() {
 	dx_kernels | awk -v s="$1" '$1 == s { print $2 }'
 }
 
-# Run a command inside the root, with the project at /src. Mounts live in a
+# Run a command inside the root, with the project at /src (and the debug
+# kernels' cache, .cache/debug, at /opt/debug when it exists). Mounts live in a
 # private mount namespace and vanish with it. With DX_SCRATCH set, the root is
 # a throwaway overlay over the real one (written to a directory under
 # .cache that is removed after), so what the command installs or changes
@@ -53,7 +54,7 @@ dx_in_root() {
 		scratch=$(mktemp -d "$DX_CACHE/scratch.XXXXXX")
 	fi
 	unshare --mount --propagation private -- /bin/sh -ec '
-		R=$1; T=$2; S=$3; shift 3
+		R=$1; T=$2; S=$3; D=$4; shift 4
 		if [ -n "$S" ]; then
 			mkdir -p "$S/upper" "$S/work" "$S/merged"
 			mount -t overlay overlay \
@@ -65,8 +66,13 @@ dx_in_root() {
 		mount --rbind /dev "$R/dev"
 		mkdir -p "$R/src"
 		mount --bind "$T" "$R/src"
+		if [ -d "$D" ]; then
+			mkdir -p "$R/opt/debug"
+			mount --bind "$D" "$R/opt/debug"
+		fi
 		exec chroot "$R" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root LANG=C.UTF-8 "$@"' sh "$DX_ROOT" "$DX_TOP" "$scratch" "$@"
+			HOME=/root LANG=C.UTF-8 "$@"' sh "$DX_ROOT" "$DX_TOP" "$scratch" \
+			"$DX_CACHE/debug" "$@"
 	rc=$?
 	[ -z "$scratch" ] || rm -rf --one-file-system "$scratch"
 	return $rc

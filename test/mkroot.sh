@@ -14,9 +14,11 @@ PACKAGES=(
 	libnl-3-dev libnl-genl-3-dev pkgconf
 	busybox-static ethtool iproute2 procps
 	qemu-system-x86 gnuplot-nox coccinelle libpython3-dev
+	flex bison libelf-dev libssl-dev
 )
 # (coccinelle's spatch loads libpython3.X.so, which only the -dev package
-# provides, for the report scripts of make check's coccicheck.)
+# provides, for the report scripts of make check's coccicheck; flex, bison,
+# libelf-dev and libssl-dev build the 7.2-debug kernel.)
 # The suite each kernel comes from.
 declare -A SUITE=([6.12]=trixie [7.2]=trixie-backports [7.3]=trixie-backports)
 
@@ -97,7 +99,7 @@ tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
 	'*/tools/scripts/Makefile.arch' 'linux-source-7.2/include/uapi/*' \
 	'*/tools/testing/selftests/drivers/net/hw/ncdevmem.c' \
 	'*/scripts/coccinelle/*'
-rm -f "$src"
+# (The tarball stays: test/debug/build.sh builds the 7.2-debug kernel from it.)
 # Kbuild runs sparse (C=1/C=2) only after scripts/checker-valid.sh says it
 # works; Debian's headers packages lack that script, so without it sparse
 # silently never runs. Put the source's copy into each headers tree.

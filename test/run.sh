@@ -24,8 +24,11 @@ while getopts k:t:T:x o; do
 	esac
 done
 
-# Kernel log lines that fail a run, whatever the tests said.
+# Kernel log lines that fail a run, whatever the tests said; the second line
+# is what the debug kernel's checkers say (KASAN, lockdep, RCU, DEBUG_OBJECTS,
+# UBSAN, kmemleak), where they do not say WARNING or BUG.
 BAD_LOG='WARNING:|BUG:|kernel BUG|Oops|refcount_t|use-after-free|general protection|Kernel panic|Call Trace:'
+BAD_LOG+='|KASAN:|possible circular locking|suspicious RCU|ODEBUG:|UBSAN:|suspected memory leak|DEBUG_LOCKS_WARN|INFO: task .* blocked'
 
 n=0 passed=0 failed=0 skipped=0
 report() { # ok|fail|skip name [reason]
@@ -97,7 +100,10 @@ boot() {
 	out=$DX_BUILD/vm/$DX_VM_NAME
 	start=$SECONDS
 	tests=$(echo $tests)
-	dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
+	# The debug kernel runs several times slower.
+	local limit=${DX_VM_TIMEOUT:-1500}
+	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-7200}
+	DX_VM_TIMEOUT=$limit dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
 	vm_rc=$?
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
 
