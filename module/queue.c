@@ -268,6 +268,9 @@ void devmemx_queues_release(struct devmemx_binding *b)
  * A device going away ends its bindings: the core already told the
  * provider (uninstall) and will destroy the queues' pools; drop the device
  * and the user's reference, so each binding goes once its niovs are back.
+ * A move to another network namespace also says NETDEV_UNREGISTER, but the
+ * device stays registered and its queues keep the provider: the binding
+ * stays with it, as in-tree devmem's does.
  */
 static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 				void *ptr)
@@ -275,7 +278,8 @@ static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct devmemx_binding *b;
 
-	if (event != NETDEV_UNREGISTER)
+	if (event != NETDEV_UNREGISTER ||
+	    READ_ONCE(dev->reg_state) != NETREG_UNREGISTERING)
 		return NOTIFY_DONE;
 	mutex_lock(&devmemx_mutex);
 	list_for_each_entry(b, &devmemx_bindings, node) {

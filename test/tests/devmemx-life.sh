@@ -60,11 +60,21 @@ wait $pid || true
 expect_eq "$(rxx devmemx unbind all)" "unbound: 1" "unbind all"
 dx_wait_idle
 
-# Device removal ends a persistent binding.
-rxx devmemx bind dev dxsim1 queues 2 size 32K --udmabuf 8M --hugetlb --persist >/dev/null
-expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings before rmmod devmemx_sim"
+# A move to another network namespace keeps the binding (as in-tree devmem
+# keeps its own): deleting netns rx brings dxsim1 back to the initial one,
+# still bound; up again, its queue makes a pool with the binding. Device
+# removal then ends it.
+id=$(rxx devmemx -j bind dev dxsim1 queues 2 size 32K --udmabuf 8M --hugetlb --persist |
+	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings before the netns went"
 ip netns del tx
 ip netns del rx
+wait_until 10 test -e /sys/class/net/dxsim1 || fail "dxsim1 did not come back from netns rx"
+dx_wait_bound() { flush_deferred_skbs; [ "$(dx_live)" = "1 256 0" ]; }
+wait_until 10 dx_wait_bound || fail "live objects after the netns move: $(dx_live)"
+ip link set dxsim1 up
+expect_eq "$(devmemx-rx pools | grep -c "\"dmabuf\":$id}")" 1 \
+	"page pools with binding $id after the netns move"
 rmmod devmemx_sim
 dx_wait_idle
 expect_eq "$(devmemx show)" "" "bindings after the device went"

@@ -158,7 +158,8 @@ static int devmemx_bind(struct rx_bind *b, const struct rx_opts *o,
 	if (!msg)
 		return -ENOMEM;
 	snprintf(what, sizeof(what), "bind to %s", o->dev);
-	b->nl.hint = dx_bind_hint;
+	b->nl.hint = dx_perm_hint;
+	b->nl.hint_arg = "binding";
 	return dx_nl_call(&b->nl, msg, DEVMEMX_A_BINDING_MAX, devmemx_reply, b,
 			  what);
 }

@@ -275,7 +275,8 @@ static int bind_rx(struct dx_nl *nl, const struct bind_args *a,
 	if (!msg)
 		return -ENOMEM;
 	snprintf(what, sizeof(what), "bind to %s", a->dev);
-	nl->hint = dx_bind_hint;
+	nl->hint = dx_perm_hint;
+	nl->hint_arg = "binding";
 	ret = dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, print_bind, b, what);
 	if (!ret && !b->got_id) {
 		fprintf(stderr, "%s: %s: the kernel sent no binding\n", dx_prog,

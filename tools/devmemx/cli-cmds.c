@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "family.h"
 #include "generated/devmemx-names.h"
 
 /* A binding id, or with @all_ok the word "all" (*all set). */
@@ -168,6 +169,8 @@ int cli_unbind(int argc, char **argv)
 		return CLI_USAGE;
 	if (cli_open(&nl))
 		return CLI_FAIL;
+	nl.hint = dx_perm_hint;
+	nl.hint_arg = "unbinding";
 	if (all) {
 		ret = unbind_all(&nl, &count);
 	} else {

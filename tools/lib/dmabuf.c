@@ -26,6 +26,17 @@ static int sys_err(const char *what)
 	return -err;
 }
 
+/* A device node we could not open: say what would help. */
+static int open_err(const char *path, const char *missing_hint)
+{
+	int err = errno;
+
+	fprintf(stderr, "%s: %s: %s (%s)\n", dx_prog, path, strerror(err),
+		err == EACCES || err == EPERM ?
+		"run as root, or give this user access to it" : missing_hint);
+	return -err;
+}
+
 /* Why UDMABUF_CREATE said EINVAL: most often the module's size limit. */
 static void udmabuf_explain(size_t size)
 {
@@ -77,7 +88,8 @@ static int udmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 		return ret;
 	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
 	if (dev < 0)
-		return sys_err("/dev/udmabuf (is CONFIG_UDMABUF on? try --dma-heap system SIZE)");
+		return open_err("/dev/udmabuf",
+				"is CONFIG_UDMABUF on? try --dma-heap system SIZE");
 	req.memfd = b->memfd;
 	req.flags = UDMABUF_FLAGS_CLOEXEC;
 	req.offset = 0;
@@ -113,12 +125,8 @@ static int heap_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 
 	snprintf(path, sizeof(path), "/dev/dma_heap/%s", s->heap);
 	heap = open(path, O_RDONLY | O_CLOEXEC);
-	if (heap < 0) {
-		err = errno;
-		fprintf(stderr, "%s: %s: %s (see: ls /dev/dma_heap)\n",
-			dx_prog, path, strerror(err));
-		return -err;
-	}
+	if (heap < 0)
+		return open_err(path, "see: ls /dev/dma_heap");
 	req.len = b->size;
 	req.fd_flags = O_RDWR | O_CLOEXEC;
 	err = ioctl(heap, DMA_HEAP_IOCTL_ALLOC, &req) ? errno : 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Requests of the devmemx family that both tools make. */
 #include <errno.h>
+#include <stdio.h>
 
 #include "family.h"
 
@@ -45,15 +46,12 @@ struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r)
 	return msg;
 }
 
-const char *dx_bind_hint(int err, const char *extack, void *arg)
+const char *dx_perm_hint(int err, const char *extack, void *arg)
 {
-	(void)arg;
-	if (extack)
+	static char hint[64];
+
+	if (extack || err != EPERM)
 		return NULL;
-	switch (err) {
-	case EPERM:
-		return "binding needs CAP_NET_ADMIN";
-	default:
-		return NULL;
-	}
+	snprintf(hint, sizeof(hint), "%s needs CAP_NET_ADMIN", (const char *)arg);
+	return hint;
 }

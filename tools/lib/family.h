@@ -25,7 +25,10 @@ struct dx_bind_req {
  */
 struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r);
 
-/* The dx_hint_fn for BIND-RX: what to change when the kernel said no more. */
-const char *dx_bind_hint(int err, const char *extack, void *arg);
+/*
+ * The dx_hint_fn for BIND-RX and UNBIND, when the kernel said no more than
+ * EPERM: @arg is what needs CAP_NET_ADMIN ("binding", "unbinding").
+ */
+const char *dx_perm_hint(int err, const char *extack, void *arg);
 
 #endif
