@@ -36,6 +36,9 @@ cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"
 # A test helper: attaches a pass-all XDP program (test/helpers/xdp-pass.c).
 add_bin /src/build/tools/dx-xdp-pass
 cp /src/build/tools/dx-xdp-pass "$stage/usr/bin/dx-xdp-pass"
+# The netlink fuzzer (test/helpers/dx-fuzz.c).
+add_bin /src/build/tools/dx-fuzz
+cp /src/build/tools/dx-fuzz "$stage/usr/bin/dx-fuzz"
 # The tools built with ASan and UBSan (test tools-asan puts them first in
 # PATH).
 if [ -x /src/build/tools-asan/devmemx ]; then

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# The netlink fuzzer (test/helpers/dx-fuzz.c): seeded requests to devmemx
+# (every command, unknown ones, mutated attributes, racing fds) and to the
+# netdev family's bind-rx while devmemx is loaded. Every request answered;
+# afterwards no binding, niov or page pool is left, and the device still
+# moves verified data with both providers. The seed is printed: replay a
+# failure in the VM with "dx-fuzz dxsim1 SEED COUNT" inside netns rx.
+. /dx/tlib.sh
+
+dx_sim_devmem
+trap dx_sim_teardown EXIT
+seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+count=3000
+case $DX_KVER in *-dxdebug) count=600 ;; esac
+echo "# seed $seed, $count requests"
+out=$(ip netns exec rx dx-fuzz dxsim1 "$seed" "$count" 2>&1) ||
+	fail "dx-fuzz (seed $seed): $out"
+echo "# $out"
+binds=$(sed -n 's/.*(\([0-9]*\) binds).*/\1/p' <<<"$out")
+[ "${binds:-0}" -gt 0 ] || fail "no bind succeeded in $count requests (seed $seed): $out"
+# Persistent bindings outlive the fuzzer's sockets.
+ip netns exec rx devmemx unbind all >/dev/null
+dx_wait_idle
+expect_eq "$(pools rx | grep -c '"dmabuf"')" 0 "page pools with a binding after the fuzzer"
+devmem_xfer 1048576 7300 --queues 2
+devmem_xfer 1048576 7301 --queues 3 --provider devmemx --udmabuf 8M --hugetlb --rx-page-size 64K
+trap - EXIT
+dx_sim_teardown
