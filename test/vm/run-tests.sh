@@ -17,6 +17,7 @@ for t in /dx/tests/*.sh; do
 	if [ -n "$sel" ] && ! [[ " $sel " == *" $name "* ]]; then
 		continue
 	fi
+	t0=$SECONDS
 	if [ -n "$xtrace" ]; then
 		# Streamed as it runs (run.sh -x): for tests that hang.
 		cd /tmp
@@ -38,7 +39,8 @@ for t in /dx/tests/*.sh; do
 	fi
 	case $rc in
 	0) echo "DX-RESULT ok $name"
-	   grep '^# ' <<<"$out" ;;
+	   grep '^# ' <<<"$out"
+	   echo "# $name: $((SECONDS - t0)) s" ;;
 	4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$out" | tail -n1)" ;;
 	*) echo "DX-RESULT fail $name"
 	   sed 's/^/# /' <<<"$out" ;;
