@@ -24,7 +24,7 @@ debug-kernel: root
 
 test-debug: debug-kernel
 	$(ROOT_RUN) make -C /src in-root-build KERNELS=7.2-debug
-	bash test/run.sh -k 7.2-debug
+	bash test/run.sh -V -k 7.2-debug
 
 demo: all
 	bash test/demo.sh
