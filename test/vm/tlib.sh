@@ -5,6 +5,10 @@ set -euo pipefail
 DX_VERSION=$(cat /dx/VERSION)
 DX_KVER=$(uname -r)
 DX_SERIES=$(echo "$DX_KVER" | cut -d. -f1-2)
+# A debug kernel (KASAN, lockdep, kmemleak, under TCG) gets 6 times as long
+# in every wait and transfer timeout of these helpers.
+DX_SLOW=1
+case $DX_KVER in *-dxdebug) DX_SLOW=6 ;; esac
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
@@ -79,7 +83,7 @@ recv_start() {
 	local name=$1 port=$2 bytes=$3
 	shift 3
 	ip netns exec rx devmemx-rx recv --dev dxsim1 --port "$port" \
-		--expect "$bytes" --timeout 60 "$@" >/tmp/$name.json 2>/tmp/$name.err &
+		--expect "$bytes" --timeout $((60 * DX_SLOW)) "$@" >/tmp/$name.json 2>/tmp/$name.err &
 	DX_RECV_PID[$name]=$!
 }
 
@@ -87,7 +91,7 @@ recv_start() {
 # sender back: TCP_INFO) goes to /tmp/send.json.
 send() {
 	ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port "$1" \
-		--bytes "$2" --timeout 30 >/tmp/send.json
+		--bytes "$2" --timeout $((30 * DX_SLOW)) >/tmp/send.json
 }
 
 # recv_check NAME BYTES: receiver NAME got every byte and verified it.
@@ -125,10 +129,7 @@ flush_deferred_skbs() {
 	done
 }
 
-# wait_until SECONDS CMD...: poll CMD every 0.2 s until it succeeds; a
-# debug kernel (KASAN, lockdep, kmemleak, under TCG) gets 6 times as long.
-DX_SLOW=1
-case $DX_KVER in *-dxdebug) DX_SLOW=6 ;; esac
+# wait_until SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
 wait_until() {
 	local end=$((SECONDS + $1 * DX_SLOW))
 	shift
