@@ -96,20 +96,18 @@ done
 # and its kernel log are judged. Boots with ARGS name their results
 # "SERIES [ARGS] ..." and keep their files in build/vm/SERIES-TEST.
 boot() {
-	local series=$1 tests=$2 args=${3:-} label=$1 out vm_rc start t seen= line bad
+	local series=$1 tests=$2 args=${3:-} label=$1 name=$1 out vm_rc start t seen= line bad
 	if [ -n "$args" ]; then
 		label="$series [$args]"
-		export DX_VM_NAME=$series-${tests// /}
-	else
-		export DX_VM_NAME=$series
+		name=$series-${tests// /}
 	fi
-	out=$DX_BUILD/vm/$DX_VM_NAME
+	out=$DX_BUILD/vm/$name
 	start=$SECONDS
 	tests=$(echo $tests)
 	# The debug kernel runs several times slower.
 	local limit=${DX_VM_TIMEOUT:-1500}
 	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-7200}
-	DX_VM_TIMEOUT=$limit dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
+	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
 	vm_rc=$?
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
 

@@ -58,16 +58,10 @@ ip -n rx link set dxsim1 netns $owner
 in_userns ip link set lo up
 in_userns ip addr add 192.0.2.2/24 dev dxsim1
 in_userns ip link set dxsim1 up
+DX_RX_EXEC="nsenter -t $owner -U -n"
 for provider in netdev devmemx; do
 	port=$((port + 1))
-	in_userns devmemx-rx recv --dev dxsim1 --queues 2 --port $port \
-		--expect 1048576 --provider $provider --udmabuf 4M --timeout 60 \
-		>/tmp/rx.json 2>/tmp/rx.err &
-	pid=$!
-	send $port 1048576 || fail "send to userns root's $provider binding: $(cat /tmp/rx.err)"
-	wait $pid || fail "userns root's $provider recv: $(cat /tmp/rx.err)"
-	expect_eq "$(jget bytes /tmp/rx.json)" 1048576 "$provider: bytes received in the user namespace"
-	expect_eq "$(jget mismatches /tmp/rx.json)" 0 "$provider: mismatching bytes"
+	devmem_xfer 1048576 $port --queues 2 --provider $provider --udmabuf 4M
 	[ "$(jget cmsgs_dmabuf /tmp/rx.json)" -ge 1 ] || fail "$provider: no payload in the dma-buf"
 done
 back

@@ -5,10 +5,11 @@ set -euo pipefail
 DX_VERSION=$(cat /dx/VERSION)
 DX_KVER=$(uname -r)
 DX_SERIES=$(echo "$DX_KVER" | cut -d. -f1-2)
-# A debug kernel (KASAN, lockdep, kmemleak, under TCG) gets 6 times as long
-# in every wait and transfer timeout of these helpers.
-DX_SLOW=1
-case $DX_KVER in *-dxdebug) DX_SLOW=6 ;; esac
+# DX_DEBUG is set on the 7.2-debug kernel (KASAN, lockdep, kmemleak, under
+# TCG), which gets 6 times as long in every wait and transfer timeout of
+# these helpers.
+DX_DEBUG= DX_SLOW=1
+case $DX_KVER in *-dxdebug) DX_DEBUG=1 DX_SLOW=6 ;; esac
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*"; exit 4; }
@@ -77,12 +78,14 @@ jget() {
 }
 
 # recv_start NAME PORT BYTES RECV-ARGS...: devmemx-rx recv on dxsim1 (netns
-# rx) in the background; its JSON line goes to /tmp/NAME.json.
+# rx, or where the command DX_RX_EXEC enters) in the background; its JSON
+# line goes to /tmp/NAME.json.
 declare -A DX_RECV_PID
+DX_RX_EXEC="ip netns exec rx"
 recv_start() {
 	local name=$1 port=$2 bytes=$3
 	shift 3
-	ip netns exec rx devmemx-rx recv --dev dxsim1 --port "$port" \
+	$DX_RX_EXEC devmemx-rx recv --dev dxsim1 --port "$port" \
 		--expect "$bytes" --timeout $((60 * DX_SLOW)) "$@" >/tmp/$name.json 2>/tmp/$name.err &
 	DX_RECV_PID[$name]=$!
 }
