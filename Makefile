@@ -122,7 +122,9 @@ in-root-build: build/tools/ncdevmem
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 	$(CC) -O2 -Wall -Wextra -Werror -o build/tools/dx-xdp-pass test/helpers/xdp-pass.c
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi -pthread \
-		-o build/tools/dx-fuzz test/helpers/dx-fuzz.c
+		-o build/tools/dx-fuzz test/helpers/dx-fuzz.c test/helpers/dxnl.c
+	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
+		-o build/tools/dx-failnth test/helpers/dx-failnth.c test/helpers/dxnl.c
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel
 # source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL

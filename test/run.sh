@@ -30,7 +30,7 @@ done
 # Kernel log lines that fail a run, whatever the tests said; the second line
 # is what the debug kernel's checkers say (KASAN, lockdep, RCU, DEBUG_OBJECTS,
 # UBSAN, kmemleak), where they do not say WARNING or BUG.
-BAD_LOG='WARNING:|BUG:|kernel BUG|Oops|refcount_t|use-after-free|general protection|Kernel panic|Call Trace:'
+BAD_LOG='WARNING:|BUG:|kernel BUG|Oops|refcount_t|use-after-free|general protection|Kernel panic|Call Trace:|unregister_netdevice: waiting'
 BAD_LOG+='|KASAN:|possible circular locking|suspicious RCU|ODEBUG:|UBSAN:|suspected memory leak|DEBUG_LOCKS_WARN|INFO: task .* blocked'
 # What the debug kernel says at boot about its checks, not about a problem.
 BENIGN_LOG='RCU callback double-/use-after-free debug is enabled'

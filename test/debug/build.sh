@@ -21,9 +21,19 @@ die() { say "$*"; exit 1; }
 key=$( { dpkg-query -W -f '${Version}\n' linux-source-7.2; cat "$frag" "$0"; } |
 	sha256sum | cut -d' ' -f1)
 out=$dir/out
-if [ "$(cat "$dir/key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/arch/x86/boot/bzImage" ]; then
+if [ "$(cat "$dir/key" 2>/dev/null)" = "$key" ] && [ -f "$out/arch/x86/boot/bzImage" ]; then
+	say "built before from the same source and config"
+elif [ "$(cat "$dir/key.partial" 2>/dev/null)" = "$key" ]; then
+	# An interrupted build of the same source and config: make resumes it.
 	start=$SECONDS
-	rm -rf "$dir/src" "$out" "$dir/key"
+	say "resuming the interrupted build (log: .cache/debug/7.2/build.log)"
+	make -C "$dir/src" O="$out" -j"$(nproc)" bzImage modules >>"$dir/build.log" 2>&1 ||
+		{ tail -n 30 "$dir/build.log" >&2; die "the build failed; log: .cache/debug/7.2/build.log"; }
+	mv "$dir/key.partial" "$dir/key"
+	say "built in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
+else
+	start=$SECONDS
+	rm -rf "$dir/src" "$out" "$dir/key" "$dir/key.partial"
 	mkdir -p "$dir/src" "$out"
 	say "unpacking linux-source-7.2 $(dpkg-query -W -f '${Version}' linux-source-7.2)"
 	tar -xJf "$tarball" -C "$dir/src" --strip-components=1
@@ -44,9 +54,10 @@ if [ "$(cat "$dir/key" 2>/dev/null)" != "$key" ] || [ ! -f "$out/arch/x86/boot/b
 	done)
 	[ -z "$missed" ] || die "the config did not take:"$'\n'"$missed"
 	say "building bzImage and modules with $(nproc) jobs (log: .cache/debug/7.2/build.log)"
+	echo "$key" >"$dir/key.partial"
 	make -C "$dir/src" O="$out" -j"$(nproc)" bzImage modules >>"$dir/build.log" 2>&1 ||
 		{ tail -n 30 "$dir/build.log" >&2; die "the build failed; log: .cache/debug/7.2/build.log"; }
-	echo "$key" >"$dir/key"
+	mv "$dir/key.partial" "$dir/key"
 	say "built in $(((SECONDS - start) / 60)) min $(((SECONDS - start) % 60)) s"
 fi
 

@@ -23,18 +23,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/socket.h>
 #include <unistd.h>
-#include <linux/genetlink.h>
 #include <linux/netlink.h>
-#include <linux/udmabuf.h>
 
 #include "linux/devmemx.h"
 #include "linux/netdev.h"
+#include "dxnl.h"
 
-#define MSG_MAX		65536
 #define RACE_FD		900	/* the fd number the racer thread toggles */
 
 static uint64_t rng;
@@ -58,165 +53,6 @@ static bool chance(unsigned int percent)
 	return below(100) < percent;
 }
 
-/* ---- netlink ------------------------------------------------------------ */
-
-struct msg {
-	char buf[MSG_MAX] __attribute__((aligned(4)));
-	size_t len;
-};
-
-static void msg_init(struct msg *m, uint16_t family, uint8_t cmd, bool dump)
-{
-	struct nlmsghdr *nlh = (struct nlmsghdr *)m->buf;
-	struct genlmsghdr *g = NLMSG_DATA(nlh);
-
-	memset(m->buf, 0, NLMSG_HDRLEN + GENL_HDRLEN);
-	nlh->nlmsg_type = family;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK | (dump ? NLM_F_DUMP : 0);
-	g->cmd = cmd;
-	g->version = 1;
-	m->len = NLMSG_HDRLEN + GENL_HDRLEN;
-}
-
-/* Append an attribute; false when it does not fit. */
-static bool put(struct msg *m, uint16_t type, const void *data, size_t len)
-{
-	struct nlattr *a = (struct nlattr *)(m->buf + m->len);
-	size_t total = NLA_ALIGN(NLA_HDRLEN + len);
-
-	if (m->len + total > sizeof(m->buf) || NLA_HDRLEN + len > 0xffff)
-		return false;
-	a->nla_type = type;
-	a->nla_len = NLA_HDRLEN + len;
-	memset((char *)a + NLA_HDRLEN, 0, total - NLA_HDRLEN);
-	if (len)
-		memcpy((char *)a + NLA_HDRLEN, data, len);
-	m->len += total;
-	return true;
-}
-
-static bool put_u32(struct msg *m, uint16_t type, uint32_t v)
-{
-	return put(m, type, &v, sizeof(v));
-}
-
-static size_t nest_start(struct msg *m, uint16_t type)
-{
-	size_t at = m->len;
-
-	if (!put(m, type | NLA_F_NESTED, NULL, 0))
-		return 0;
-	return at;
-}
-
-static void nest_end(struct msg *m, size_t at)
-{
-	if (at)
-		((struct nlattr *)(m->buf + at))->nla_len = m->len - at;
-}
-
-static int nl_open(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK };
-	struct timeval tv = { .tv_sec = 30 };
-	int one = 1, fd;
-
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
-	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) ||
-	    setsockopt(fd, SOL_NETLINK, NETLINK_EXT_ACK, &one, sizeof(one))) {
-		perror("dx-fuzz: netlink socket");
-		exit(1);
-	}
-	return fd;
-}
-
-struct outcome {
-	int err;		/* 0 or a positive errno */
-	uint32_t id;		/* a binding id the reply carried */
-};
-
-/*
- * Send @m on @fd and read until its ACK or error (a dump: until DONE).
- * Returns -1 when the kernel did not answer as netlink must.
- */
-static int call(int fd, struct msg *m, uint32_t seq, struct outcome *o)
-{
-	static char rx[1 << 17] __attribute__((aligned(4)));
-	struct nlmsghdr *nlh = (struct nlmsghdr *)m->buf;
-
-	nlh->nlmsg_len = m->len;
-	nlh->nlmsg_seq = seq;
-	memset(o, 0, sizeof(*o));
-	if (send(fd, m->buf, m->len, 0) != (ssize_t)m->len) {
-		perror("dx-fuzz: send");
-		return -1;
-	}
-	for (;;) {
-		ssize_t n = recv(fd, rx, sizeof(rx), 0);
-		struct nlmsghdr *h;
-
-		if (n < 0) {
-			fprintf(stderr, "dx-fuzz: request %u: no answer: %s\n", seq,
-				strerror(errno));
-			return -1;
-		}
-		for (h = (struct nlmsghdr *)rx; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
-			if (h->nlmsg_seq != seq) {
-				fprintf(stderr, "dx-fuzz: request %u: answer for %u\n",
-					seq, h->nlmsg_seq);
-				return -1;
-			}
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				struct nlmsgerr *e = NLMSG_DATA(h);
-
-				o->err = -e->error;
-				return 0;
-			}
-			if (h->nlmsg_type == NLMSG_DONE)
-				return 0;
-			/* A reply: remember a binding id in it (first attribute). */
-			if (h->nlmsg_len >= NLMSG_HDRLEN + GENL_HDRLEN + NLA_HDRLEN + 4) {
-				struct nlattr *a = (struct nlattr *)((char *)NLMSG_DATA(h) +
-								     GENL_HDRLEN);
-
-				if ((a->nla_type & NLA_TYPE_MASK) == 1 && a->nla_len == 8)
-					memcpy(&o->id, (char *)a + NLA_HDRLEN, 4);
-			}
-		}
-	}
-}
-
-static uint16_t family_id(int fd, const char *name)
-{
-	static char rx[8192] __attribute__((aligned(4)));
-	struct msg *m = calloc(1, sizeof(*m));
-	struct nlmsghdr *h;
-	ssize_t n;
-
-	msg_init(m, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, false);
-	((struct nlmsghdr *)m->buf)->nlmsg_flags = NLM_F_REQUEST;
-	put(m, CTRL_ATTR_FAMILY_NAME, name, strlen(name) + 1);
-	((struct nlmsghdr *)m->buf)->nlmsg_len = m->len;
-	if (send(fd, m->buf, m->len, 0) < 0 || (n = recv(fd, rx, sizeof(rx), 0)) < 0)
-		goto fail;
-	free(m);
-	h = (struct nlmsghdr *)rx;
-	if (NLMSG_OK(h, n) && h->nlmsg_type != NLMSG_ERROR) {
-		int len = h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
-		struct nlattr *a = (struct nlattr *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
-
-		for (; len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= len;
-		     len -= NLA_ALIGN(a->nla_len),
-		     a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
-			if (a->nla_type == CTRL_ATTR_FAMILY_ID)
-				return *(uint16_t *)((char *)a + NLA_HDRLEN);
-	}
-fail:
-	fprintf(stderr, "dx-fuzz: no generic netlink family %s\n", name);
-	exit(1);
-}
-
 /* ---- what goes into the requests ----------------------------------------- */
 
 static unsigned int ifindex;
@@ -224,24 +60,6 @@ static int dmabufs[2];		/* plain memfd, hugetlb memfd (or -1) */
 static int devnull;
 static uint32_t ids[64];	/* binding ids seen in replies */
 static unsigned int nids;
-
-static int udmabuf(size_t size, bool huge)
-{
-	struct udmabuf_create req = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = size };
-	int memfd, dev, fd;
-
-	memfd = memfd_create("dx-fuzz", MFD_ALLOW_SEALING | (huge ? MFD_HUGETLB : 0));
-	if (memfd < 0 || ftruncate(memfd, size) ||
-	    fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK))
-		return -1;
-	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
-	req.memfd = memfd;
-	fd = dev < 0 ? -1 : ioctl(dev, UDMABUF_CREATE, &req);
-	if (dev >= 0)
-		close(dev);
-	close(memfd);
-	return fd;
-}
 
 static uint32_t any_u32(void)
 {

@@ -39,6 +39,9 @@ cp /src/build/tools/dx-xdp-pass "$stage/usr/bin/dx-xdp-pass"
 # The netlink fuzzer (test/helpers/dx-fuzz.c).
 add_bin /src/build/tools/dx-fuzz
 cp /src/build/tools/dx-fuzz "$stage/usr/bin/dx-fuzz"
+# fail-nth driver (test/helpers/dx-failnth.c).
+add_bin /src/build/tools/dx-failnth
+cp /src/build/tools/dx-failnth "$stage/usr/bin/dx-failnth"
 # The tools built with ASan and UBSan (test tools-asan puts them first in
 # PATH).
 if [ -x /src/build/tools-asan/devmemx ]; then

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dx-failnth IFNAME QUEUE OP PROVIDER [RX-BUF-SIZE]: fail the 1st, 2nd, ...
+ * allocation OP makes (through /proc/thread-self/fail-nth, which needs a
+ * kernel with fault injection, failslab and fail_page_alloc set to fail
+ * sleeping allocations too), one per step, until OP completes without a
+ * fault. OP is bind (BIND-RX), unbind (devmemx UNBIND) or release (closing
+ * the netlink socket that holds the binding); PROVIDER devmemx or netdev
+ * (the kernel's own bind-rx). Each step starts on a new socket and a fresh
+ * bind where OP needs one, and ends with every binding gone: the step fails
+ * unless devmemx's INFO then counts no binding, niov or page pool. Prints
+ * one line per outcome (errno and extack message) with its count, and the
+ * number of steps; -v prints every step.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "linux/devmemx.h"
+#include "linux/netdev.h"
+#include "dxnl.h"
+
+#define MAX_STEPS	20000
+#define MAX_OUTCOMES	64
+
+enum op { OP_BIND, OP_UNBIND, OP_RELEASE };
+
+static unsigned int ifindex, queue, bufsize;
+static bool netdev, verbose;
+static uint16_t dx_family, nd_family;
+static int dmabuf, nth_fd, info_sock;
+static struct msg m;
+
+static struct {
+	int err;
+	bool injected;
+	char text[160];
+	unsigned int count;
+} outcomes[MAX_OUTCOMES];
+static unsigned int noutcomes;
+
+static void die(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "dx-failnth: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void arm(unsigned int n)
+{
+	char s[16];
+	int len = snprintf(s, sizeof(s), "%u", n);
+
+	if (pwrite(nth_fd, s, len, 0) != len)
+		die("cannot write /proc/thread-self/fail-nth: %s", strerror(errno));
+}
+
+/* Disarm; true when the fault was injected (the count ran out). */
+static bool disarm(void)
+{
+	char s[16] = "";
+	bool injected;
+
+	if (pread(nth_fd, s, sizeof(s) - 1, 0) <= 0)
+		die("cannot read /proc/thread-self/fail-nth: %s", strerror(errno));
+	injected = atoi(s) == 0;
+	arm(0);
+	return injected;
+}
+
+static int bind_rx(int sock, struct outcome *o)
+{
+	size_t nest;
+
+	if (netdev) {
+		msg_init(&m, nd_family, NETDEV_CMD_BIND_RX, false);
+		put_u32(&m, NETDEV_A_DMABUF_IFINDEX, ifindex);
+		put_u32(&m, NETDEV_A_DMABUF_FD, dmabuf);
+		nest = nest_start(&m, NETDEV_A_DMABUF_QUEUES);
+		put_u32(&m, NETDEV_A_QUEUE_ID, queue);
+		put_u32(&m, NETDEV_A_QUEUE_TYPE, NETDEV_QUEUE_TYPE_RX);
+		nest_end(&m, nest);
+	} else {
+		msg_init(&m, dx_family, DEVMEMX_CMD_BIND_RX, false);
+		put_u32(&m, DEVMEMX_A_BINDING_IFINDEX, ifindex);
+		put_u32(&m, DEVMEMX_A_BINDING_FD, dmabuf);
+		nest = nest_start(&m, DEVMEMX_A_BINDING_QUEUES);
+		put_u32(&m, DEVMEMX_A_QUEUE_ID, queue);
+		nest_end(&m, nest);
+		put_u32(&m, DEVMEMX_A_BINDING_RX_BUF_SIZE, bufsize);
+	}
+	return call(sock, &m, 1, o);
+}
+
+static int unbind(int sock, uint32_t id, struct outcome *o)
+{
+	msg_init(&m, dx_family, DEVMEMX_CMD_UNBIND, false);
+	put_u32(&m, DEVMEMX_A_BINDING_ID, id);
+	return call(sock, &m, 2, o);
+}
+
+/* Wait (up to 60 s) until devmemx counts no binding, niov or page pool. */
+static bool idle(long long v[3])
+{
+	static const uint16_t attr[3] = {
+		DEVMEMX_A_INFO_BINDINGS, DEVMEMX_A_INFO_NIOVS, DEVMEMX_A_INFO_PAGE_POOLS,
+	};
+	struct timespec ms = { .tv_nsec = 1000000 };
+	int i, tries;
+
+	for (tries = 0; tries < 60000; tries++) {
+		for (i = 0; i < 3; i++)
+			v[i] = devmemx_info(info_sock, dx_family, attr[i]);
+		if (!v[0] && !v[1] && !v[2])
+			return true;
+		nanosleep(&ms, NULL);
+	}
+	return false;
+}
+
+static void record(unsigned int step, bool injected, const struct outcome *o)
+{
+	unsigned int i;
+
+	if (verbose)
+		printf("step %u: fault %s; %s%s%s\n", step, injected ? "injected" : "not reached",
+		       o->err ? strerrorname_np(o->err) ?: "?" : "ok", o->text[0] ? ": " : "",
+		       o->text);
+	for (i = 0; i < noutcomes; i++)
+		if (outcomes[i].err == o->err && outcomes[i].injected == injected &&
+		    !strcmp(outcomes[i].text, o->text))
+			break;
+	if (i == MAX_OUTCOMES)
+		return;
+	if (i == noutcomes) {
+		noutcomes++;
+		outcomes[i].err = o->err;
+		outcomes[i].injected = injected;
+		strcpy(outcomes[i].text, o->text);
+	}
+	outcomes[i].count++;
+}
+
+/* One step: OP with its @n-th allocation failed. True once OP met no fault. */
+static bool step(enum op op, unsigned int n)
+{
+	struct outcome o, pre = { 0 };
+	int sock = nl_open();
+	bool injected;
+	long long v[3];
+	int rc;
+
+	if (op != OP_BIND && (bind_rx(sock, &pre) || pre.err))
+		die("the bind before the step failed: %s", pre.text[0] ? pre.text :
+		    strerror(pre.err ?: EIO));
+	arm(n);
+	switch (op) {
+	case OP_BIND:
+		rc = bind_rx(sock, &o);
+		break;
+	case OP_UNBIND:
+		rc = unbind(sock, pre.id, &o);
+		break;
+	default:
+		rc = close(sock);
+		sock = -1;
+		memset(&o, 0, sizeof(o));
+	}
+	injected = disarm();
+	/* An allocation of the request's own skb or of its answer failed. */
+	if (rc && !o.err)
+		o.err = ENOBUFS, strcpy(o.text, "(no answer: netlink lost the request or its reply)");
+	record(n, injected, &o);
+	if (sock >= 0)
+		close(sock);
+	if (!idle(v)) {
+		fprintf(stderr, "dx-failnth: step %u: after teardown devmemx still counts %lld bindings, %lld niovs, %lld page pools\n",
+			n, v[0], v[1], v[2]);
+		exit(1);
+	}
+	return !injected && !o.err;
+}
+
+int main(int argc, char **argv)
+{
+	static const char * const names[] = { "bind", "unbind", "release" };
+	enum op op = OP_BIND;
+	unsigned int n, i;
+
+	if (argc > 1 && !strcmp(argv[1], "-v"))
+		verbose = true, argc--, argv++;
+	if (argc < 5 || argc > 6) {
+		fprintf(stderr, "usage: dx-failnth [-v] IFNAME QUEUE bind|unbind|release devmemx|netdev [RX-BUF-SIZE]\n");
+		return 2;
+	}
+	ifindex = if_nametoindex(argv[1]);
+	queue = atoi(argv[2]);
+	while (op < 3 && strcmp(argv[3], names[op]))
+		op++;
+	netdev = !strcmp(argv[4], "netdev");
+	bufsize = argc > 5 ? strtoul(argv[5], NULL, 0) : 4096;
+	if (!ifindex)
+		die("no device %s", argv[1]);
+	if (op == 3 || (!netdev && strcmp(argv[4], "devmemx")) || (netdev && op == OP_UNBIND))
+		die("no such operation: %s", argv[3]);
+	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
+	if (nth_fd < 0)
+		die("/proc/thread-self/fail-nth: %s (a kernel with CONFIG_FAULT_INJECTION)",
+		    strerror(errno));
+	dmabuf = udmabuf(1 << 20, false);
+	if (dmabuf < 0)
+		die("cannot make a 1M udmabuf: %s", strerror(errno));
+	info_sock = nl_open();
+	dx_family = family_id(info_sock, DEVMEMX_FAMILY_NAME);
+	if (netdev)
+		nd_family = family_id(info_sock, NETDEV_FAMILY_NAME);
+
+	for (n = 1; n <= MAX_STEPS && !step(op, n); n++)
+		;
+	if (n > MAX_STEPS) {
+		fprintf(stderr, "dx-failnth: %s %s did not complete in %u steps\n",
+			names[op], argv[4], MAX_STEPS);
+		return 1;
+	}
+	printf("dx-failnth: %s %s: %u steps, %u faults injected\n", names[op], argv[4], n, n - 1);
+	for (i = 0; i < noutcomes; i++)
+		printf("dx-failnth:   %5u  %s, %s%s%s\n", outcomes[i].count,
+		       outcomes[i].injected ? "fault" : "no fault",
+		       outcomes[i].err ? strerrorname_np(outcomes[i].err) ?: "?" : "ok",
+		       outcomes[i].text[0] ? ": " : "", outcomes[i].text);
+	return 0;
+}

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# fail-nth (needs fault injection: the 7.2-debug kernel): BIND-RX of devmemx
+# (4K and 64K niovs) and of the kernel's own devmem, devmemx's UNBIND, and
+# the socket release that ends a binding, each run once per allocation it
+# makes with that allocation failed (test/helpers/dx-failnth.c), until it
+# completes with none failed. Every step must end in a clean error or a
+# success, and with no binding, niov or page pool left once its socket is
+# closed; afterwards the module's use count is what it was, the device
+# still moves verified data with both providers, and the kernel log is
+# clean (run.sh; kmemleak scans at the end of the boot).
+. /dx/tlib.sh
+
+[ -e /proc/self/fail-nth ] ||
+	skip "this kernel has no fault injection (CONFIG_FAULT_INJECTION); it runs on 7.2-debug: make test-debug"
+dbg=/sys/kernel/debug
+[ -d $dbg/failslab ] && [ -d $dbg/fail_page_alloc ] ||
+	fail "fault injection without failslab and fail_page_alloc in $dbg"
+
+dx_sim_devmem
+trap dx_sim_teardown EXIT
+uses=$(awk '$1 == "devmemx" { print $3 }' /proc/modules)
+
+# Fail sleeping allocations too (GFP_KERNEL: most of them), of any order,
+# and quietly: a stack dump per injected fault would fill the log.
+for a in failslab fail_page_alloc; do
+	echo N >$dbg/$a/ignore-gfp-wait
+	echo 0 >$dbg/$a/verbose
+done
+echo N >$dbg/fail_page_alloc/ignore-gfp-highmem
+echo 0 >$dbg/fail_page_alloc/min-order
+
+failnth() { # what...
+	local out
+	out=$(ip netns exec rx dx-failnth dxsim1 2 "$@" 2>&1) || fail "dx-failnth $*: $out"
+	sed 's/^/# /' <<<"$out"
+	# Every failure is one the request can meet when memory runs out: no
+	# busy queue (a binding a step left), no bad argument.
+	if bad=$(grep -E '^dx-failnth: +[0-9]+ +(fault|no fault), E' <<<"$out" |
+		grep -vE ', (ENOMEM|ENOBUFS)(:|$)'); then
+		fail "dx-failnth $*: failures other than ENOMEM and ENOBUFS:"$'\n'"$bad"
+	fi
+	grep -qE '^dx-failnth: .*: [0-9]+ steps, [1-9][0-9]* faults injected$' <<<"$out" ||
+		fail "dx-failnth $*: no fault was injected: $out"
+}
+
+failnth bind devmemx 4096
+failnth bind devmemx 65536
+failnth unbind devmemx 65536
+failnth release devmemx 65536
+failnth bind netdev
+failnth release netdev
+
+for a in failslab fail_page_alloc; do
+	echo Y >$dbg/$a/ignore-gfp-wait
+done
+dx_wait_idle
+expect_eq "$(awk '$1 == "devmemx" { print $3 }' /proc/modules)" "$uses" "devmemx's use count"
+expect_eq "$(pools rx | grep -c '"dmabuf"')" 0 "page pools with a binding after fail-nth"
+devmem_xfer 1048576 7310 --queues 2
+devmem_xfer 1048576 7311 --queues 3 --provider devmemx --udmabuf 8M --hugetlb --rx-page-size 64K
+trap - EXIT
+dx_sim_teardown
