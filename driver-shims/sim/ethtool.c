@@ -36,16 +36,25 @@ static int dxsim_set_ringparam(struct net_device *dev,
 			       struct netlink_ext_ack *extack)
 {
 	struct dxsim_priv *priv = netdev_priv(dev);
+	u32 old = priv->ring_size;
+	int err;
 
 	if (!ring->rx_pending) {
 		NL_SET_ERR_MSG(extack, "rx ring size must be at least 1");
 		return -EINVAL;
 	}
-	/* The ring size applies to page pools made from now on. */
-	WRITE_ONCE(priv->ring_size, ring->rx_pending);
 	WRITE_ONCE(priv->hds, kring->tcp_data_split);
 	WRITE_ONCE(priv->hds_thresh, kring->hds_thresh);
-	return 0;
+	if (ring->rx_pending == old)
+		return 0;
+	/* A new ring size: new page pools for every queue, as mlx5 does. */
+	WRITE_ONCE(priv->ring_size, ring->rx_pending);
+	err = dxsim_queues_reopen(dev);
+	if (err) {
+		WRITE_ONCE(priv->ring_size, old);
+		NL_SET_ERR_MSG(extack, "cannot make the RX queues' new page pools");
+	}
+	return err;
 }
 
 /* Combined channels only: max_rx and max_tx 0 make the core refuse rx/tx. */

@@ -157,11 +157,27 @@ static void dxsim_get_stats64(struct net_device *dev,
 	}
 }
 
+/*
+ * A new MTU reopens the RX queues, as mlx5 does when the MTU changes its RX
+ * buffer layout: every queue gets a new page pool, with its memory provider.
+ */
+static int dxsim_change_mtu(struct net_device *dev, int mtu)
+{
+	int old = dev->mtu, err;
+
+	WRITE_ONCE(dev->mtu, mtu);
+	err = dxsim_queues_reopen(dev);
+	if (err)
+		WRITE_ONCE(dev->mtu, old);
+	return err;
+}
+
 static const struct net_device_ops dxsim_netdev_ops = {
 	.ndo_open		= dxsim_open,
 	.ndo_stop		= dxsim_stop,
 	.ndo_start_xmit		= dxsim_xmit,
 	.ndo_get_stats64	= dxsim_get_stats64,
+	.ndo_change_mtu		= dxsim_change_mtu,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
 };

@@ -157,6 +157,42 @@ static void dxsim_queues_shrink(struct net_device *dev, unsigned int count)
 }
 
 /*
+ * A change of every RX buffer (ring size, MTU) on a running device, made
+ * as mlx5 makes it (mlx5e_safe_switch_params): the new memory of every
+ * queue first, so that a failure leaves the old queues running, then each
+ * queue swapped over. A memory provider bound to a queue takes over its new
+ * page pool; the old pool goes once its buffers have come back.
+ */
+int dxsim_queues_reopen(struct net_device *dev)
+{
+	struct dxsim_priv *priv = netdev_priv(dev);
+	unsigned int i, n = dev->real_num_rx_queues;
+	struct netdev_queue_config qcfg;
+	struct dxsim_qmem *qm, old;
+	int err = 0;
+
+	netdev_assert_locked(dev);
+	if (!netif_running(dev))
+		return 0;
+	qm = kcalloc(n, sizeof(*qm), GFP_KERNEL);
+	if (!qm)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++) {
+		netdev_queue_config(dev, i, &qcfg);
+		err = dxsim_qmem_alloc(dev, &qcfg, &qm[i], i);
+	}
+	for (i = 0; i < n && !err; i++) {
+		dxsim_rxq_stop(&priv->rxq[i], &old);
+		dxsim_rxq_start(&priv->rxq[i], &qm[i]);
+		dxsim_qmem_free(&old);
+	}
+	for (i = 0; i < n && err; i++)
+		dxsim_qmem_free(&qm[i]);
+	kfree(qm);
+	return err;
+}
+
+/*
  * ethtool -L combined COUNT. The core has checked COUNT against the
  * maximum, the ntuple rules, a user-set RSS table and memory providers
  * (none is bound to a queue that goes away).

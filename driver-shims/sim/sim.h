@@ -179,6 +179,7 @@ extern const struct netdev_queue_mgmt_ops dxsim_queue_ops;
 int dxsim_queues_open(struct net_device *dev);
 void dxsim_queues_close(struct net_device *dev);
 int dxsim_queues_set_count(struct net_device *dev, unsigned int count);
+int dxsim_queues_reopen(struct net_device *dev);
 
 /* ethtool.c */
 extern const struct ethtool_ops dxsim_ethtool_ops;

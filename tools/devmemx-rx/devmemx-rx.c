@@ -23,11 +23,12 @@ static void print_json(const struct rx_opts *o, uint32_t id,
 	       ",\"bytes\":%" PRIu64 ",\"recvmsg_calls\":%" PRIu64
 	       ",\"cmsgs_dmabuf\":%" PRIu64 ",\"cmsgs_linear\":%" PRIu64
 	       ",\"tokens\":%" PRIu64 ",\"frag_max\":%" PRIu64
-	       ",\"mismatches\":%" PRIu64 ",\"cpu_sec\":%.3f,\"wall_sec\":%.3f}\n",
+	       ",\"mismatches\":%" PRIu64 ",\"held_max\":%" PRIu64
+	       ",\"cpu_sec\":%.3f,\"wall_sec\":%.3f}\n",
 	       o->provider->name, id,
 	       o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize(),
 	       st->bytes, st->recvmsg_calls, st->cmsgs_dmabuf, st->cmsgs_linear,
-	       st->tokens, st->frag_max, st->mismatches, st->cpu_sec,
+	       st->tokens, st->frag_max, st->mismatches, st->held_max, st->cpu_sec,
 	       st->wall_sec);
 	fflush(stdout);
 }

@@ -19,6 +19,7 @@ void rx_usage(FILE *f)
 	      "                       [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE]\n"
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
+	      "                       [--hold SEC]\n"
 	      "       devmemx-rx send --addr IP --port PORT --bytes N\n"
 	      "                       [--seed N] [--chunk SIZE] [--timeout SEC] [--fill pattern|zero]\n"
 	      "       devmemx-rx ab --dev IFNAME --queues LIST [--sizes LIST]\n"
@@ -49,6 +50,10 @@ void rx_usage(FILE *f)
 	      "  --timeout SEC         give up after SEC s without a connection or data\n"
 	      "                        (default 30, 0: never)\n"
 	      "  --listen ADDR         listen on ADDR (default: IPv6 and IPv4 any)\n"
+	      "  --hold SEC            keep every token for SEC s from the first byte, then\n"
+	      "                        return them all and go on as usual: with a dma-buf\n"
+	      "                        smaller than the flow, the binding runs out of\n"
+	      "                        buffers and the flow stalls until then\n"
 	      "\n"
 	      "send: connect (retrying until --timeout) and send N bytes of the pattern.\n"
 	      "  --addr IP             the receiver's address\n"
@@ -140,13 +145,13 @@ static int parse_port(const char *s, const char *opt, uint16_t *port)
 	return 0;
 }
 
-static int parse_timeout(const char *s, int *timeout)
+static int parse_seconds(const char *s, const char *opt, int *sec)
 {
 	uint64_t v;
 
-	if (dx_parse_uint(s, "--timeout", 0, 86400 * 365, &v))
+	if (dx_parse_uint(s, opt, 0, 86400 * 365, &v))
 		return -EINVAL;
-	*timeout = v;
+	*sec = v;
 	return 0;
 }
 
@@ -177,7 +182,7 @@ enum {
 	O_DMA_HEAP, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
-	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL,
+	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD,
 };
 
 static int recv_opt(int c, char *arg, int argc, char **argv,
@@ -221,10 +226,12 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		o->no_flow_rule = true;
 		return 0;
 	case O_TIMEOUT:
-		return parse_timeout(arg, &o->timeout);
+		return parse_seconds(arg, "--timeout", &o->timeout);
 	case O_LISTEN:
 		o->listen = arg;
 		return 0;
+	case O_HOLD:
+		return parse_seconds(arg, "--hold", &o->hold);
 	case ':':
 		return missing_arg(argv);
 	default:
@@ -273,6 +280,7 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		{ "no-flow-rule", no_argument, NULL, O_NO_FLOW_RULE },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "hold", required_argument, NULL, O_HOLD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -315,7 +323,7 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 			return dx_bad_usage("bad --chunk \"%s\": use 1 to 64M", arg);
 		return 0;
 	case O_TIMEOUT:
-		return parse_timeout(arg, &o->timeout);
+		return parse_seconds(arg, "--timeout", &o->timeout);
 	case O_FILL:
 		if (strcmp(arg, "zero") && strcmp(arg, "pattern"))
 			return dx_bad_usage("bad --fill \"%s\": use pattern or zero", arg);
@@ -493,7 +501,7 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o,
 	case O_SENDER: o->sender = arg; return 0;
 	case O_LOAD_CMD: o->load_cmd = arg; return 0;
 	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
-	case O_TIMEOUT: return parse_timeout(arg, &o->timeout);
+	case O_TIMEOUT: return parse_seconds(arg, "--timeout", &o->timeout);
 	case ':': return missing_arg(argv);
 	default: return unknown_option(argv, "ab");
 	}

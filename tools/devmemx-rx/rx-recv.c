@@ -2,7 +2,8 @@
 /*
  * The receive side: listen, accept one connection, recvmsg(MSG_SOCK_DEVMEM)
  * until EOF, verify every byte (in the dma-buf or in the linear buffer)
- * against the pattern, and hand the tokens back with SO_DEVMEM_DONTNEED.
+ * against the pattern, and hand the tokens back with SO_DEVMEM_DONTNEED
+ * (with --hold, only after holding every one of them for a while).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -41,7 +42,21 @@ struct rx_ctx {
 	struct dmabuf_token tok[RX_TOKEN_ENTRIES];
 	unsigned int ntok;		/* entries in tok[] */
 	unsigned int nfrags;		/* tokens they cover */
+	/* --hold: tokens kept until hold_end (CLOCK_MONOTONIC seconds). */
+	struct dmabuf_token *held;
+	size_t nheld, held_cap;
+	uint64_t held_frags;
+	double hold_end;		/* 0: not started */
+	bool holding;
 };
+
+static double now_sec(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
 
 static int rx_timeout_ms(const struct rx_opts *o)
 {
@@ -128,11 +143,62 @@ static int rx_tokens_flush(struct rx_ctx *c)
 	return 0;
 }
 
+/* --hold: keep a token, merging runs of consecutive ones into one entry. */
+static int rx_token_hold(struct rx_ctx *c, uint32_t token)
+{
+	struct dmabuf_token *t = c->nheld ? &c->held[c->nheld - 1] : NULL;
+
+	if (!c->hold_end)
+		c->hold_end = now_sec() + c->o->hold;
+	if (++c->held_frags > c->st->held_max)
+		c->st->held_max = c->held_frags;
+	if (t && t->token_start + t->token_count == token) {
+		t->token_count++;
+		return 0;
+	}
+	if (c->nheld == c->held_cap) {
+		size_t cap = c->held_cap ? 2 * c->held_cap : 1024;
+
+		t = realloc(c->held, cap * sizeof(*t));
+		if (!t) {
+			fprintf(stderr, "devmemx-rx: out of memory holding tokens\n");
+			return -ENOMEM;
+		}
+		c->held = t;
+		c->held_cap = cap;
+	}
+	c->held[c->nheld].token_start = token;
+	c->held[c->nheld].token_count = 1;
+	c->nheld++;
+	return 0;
+}
+
+static int rx_token_add(struct rx_ctx *c, uint32_t token);
+
+/* --hold is over: give back what was held; from now on tokens go back. */
+static int rx_hold_release(struct rx_ctx *c)
+{
+	size_t i;
+	uint32_t k;
+	int ret = 0;
+
+	c->holding = false;
+	for (i = 0; i < c->nheld && !ret; i++)
+		for (k = 0; k < c->held[i].token_count && !ret; k++)
+			ret = rx_token_add(c, c->held[i].token_start + k);
+	c->nheld = 0;
+	c->held_frags = 0;
+	return ret ?: rx_tokens_flush(c);
+}
+
 /* Queue a token, merging runs of consecutive ones into one entry. */
 static int rx_token_add(struct rx_ctx *c, uint32_t token)
 {
 	struct dmabuf_token *t = c->ntok ? &c->tok[c->ntok - 1] : NULL;
 	int ret;
+
+	if (c->holding)
+		return rx_token_hold(c, token);
 
 	if (t && t->token_start + t->token_count == token &&
 	    c->nfrags < RX_TOKEN_FRAGS) {
@@ -268,6 +334,8 @@ static int rx_one(struct rx_ctx *c, struct msghdr *msg, const uint8_t *iov,
 		ret = ret2;
 	if (!ret)
 		ret = rx_tokens_flush(c);
+	if (!ret && c->holding && c->hold_end && now_sec() >= c->hold_end)
+		ret = rx_hold_release(c);
 	return ret;
 }
 
@@ -289,6 +357,17 @@ static ssize_t rx_recvmsg(struct rx_ctx *c, struct msghdr *msg, size_t ctrl_len)
 			fprintf(stderr, "devmemx-rx: recvmsg after %" PRIu64 " bytes: %s\n",
 				c->st->bytes, strerror(errno));
 			return -errno;
+		}
+		if (c->holding && c->hold_end) {
+			/* Stalled on held buffers, maybe: wake when the hold ends. */
+			int left = (c->hold_end - now_sec()) * 1000 + 1;
+
+			ret = left > 0 ? rx_wait(c->fd, POLLIN, left) : 0;
+			if (ret == 0)
+				ret = rx_hold_release(c);
+			if (ret < 0)
+				return ret;
+			continue;
 		}
 		ret = rx_wait(c->fd, POLLIN, rx_timeout_ms(c->o));
 		if (ret == 0) {
@@ -312,6 +391,15 @@ static int rx_loop(struct rx_ctx *c, uint8_t *iov, void *ctrl, size_t ctrl_len)
 
 	for (;;) {
 		n = rx_recvmsg(c, &msg, ctrl_len);
+		if (n == 0 && c->holding && c->hold_end) {
+			/* The stream ended inside the hold: keep it to the end. */
+			int left = (c->hold_end - now_sec()) * 1000 + 1;
+
+			fprintf(stderr, "devmemx-rx: the stream ended; holding %" PRIu64 " tokens for %.1f s more\n",
+				c->held_frags, left > 0 ? left / 1000.0 : 0);
+			ret = left > 0 ? rx_wait(-1, 0, left) : 0;
+			return ret ?: rx_hold_release(c);
+		}
 		if (n <= 0)
 			return n;
 		c->st->recvmsg_calls++;
@@ -350,7 +438,7 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 {
 	size_t ctrl_len = RX_MAX_CMSGS * CMSG_SPACE(sizeof(struct dmabuf_cmsg));
 	struct rx_ctx c = { .fd = fd, .o = o, .buf = buf, .id = binding_id,
-			    .st = st };
+			    .st = st, .holding = o->hold > 0 };
 	struct timespec t0, t1;
 	struct rusage r0, r1;
 	uint8_t *iov;
@@ -375,6 +463,7 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	if (!ret)
 		ret = rx_final(&c);
 out:
+	free(c.held);
 	free(ctrl);
 	free(iov);
 	return ret;

@@ -26,6 +26,7 @@ struct rx_opts {
 	int timeout;		/* seconds, 0: wait forever */
 	const char *listen;	/* NULL: IPv6 + IPv4 any */
 	bool no_verify;		/* count only: no pattern check, no dma-buf sync */
+	int hold;		/* seconds to keep every token before returning it */
 };
 
 struct tx_opts {
@@ -84,6 +85,7 @@ struct rx_stats {
 	uint64_t dontneed_calls;
 	uint64_t frag_max;
 	uint64_t mismatches;
+	uint64_t held_max;	/* most tokens held at once (--hold) */
 	double cpu_sec;
 	double wall_sec;
 };
