@@ -147,6 +147,83 @@ struct device *devmemx_dma_dev(struct net_device *dev, const u32 *q,
 	return dma;
 }
 
+/*
+ * A queue whose restart without the provider failed (its driver found no
+ * memory for the new page pool) goes on running on the binding's buffers,
+ * and the binding cannot end. Such queues are restarted again every second
+ * until that works, or the device goes down (its pools go with it) or away.
+ */
+struct devmemx_requeue {
+	struct list_head node;
+	struct net_device *dev;
+	netdevice_tracker tracker;
+	u32 q;
+};
+
+static LIST_HEAD(devmemx_requeues);
+static DEFINE_MUTEX(devmemx_requeue_lock);	/* devmemx_requeues */
+static void devmemx_requeue_work(struct work_struct *work);
+static DECLARE_DELAYED_WORK(devmemx_requeue_dw, devmemx_requeue_work);
+
+static bool devmemx_requeue_add(struct net_device *dev, u32 q)
+{
+	struct devmemx_requeue *r = kzalloc(sizeof(*r), GFP_KERNEL);
+
+	if (!r)
+		return false;
+	r->dev = dev;
+	r->q = q;
+	netdev_hold(dev, &r->tracker, GFP_KERNEL);
+	mutex_lock(&devmemx_requeue_lock);
+	list_add_tail(&r->node, &devmemx_requeues);
+	mutex_unlock(&devmemx_requeue_lock);
+	queue_delayed_work(system_wq, &devmemx_requeue_dw, HZ);
+	return true;
+}
+
+static void devmemx_requeue_free(struct devmemx_requeue *r)
+{
+	list_del(&r->node);
+	netdev_put(r->dev, &r->tracker);
+	kfree(r);
+}
+
+static void devmemx_requeue_work(struct work_struct *work)
+{
+	struct devmemx_requeue *r, *tmp;
+	struct net_device *dev;
+	LIST_HEAD(todo);
+	int err;
+
+	mutex_lock(&devmemx_requeue_lock);
+	list_splice_init(&devmemx_requeues, &todo);
+	mutex_unlock(&devmemx_requeue_lock);
+
+	list_for_each_entry_safe(r, tmp, &todo, node) {
+		dev = r->dev;
+		err = 0;
+		netdev_lock(dev);
+		/* Not if the device goes, or the queue went or was bound again. */
+		if (READ_ONCE(dev->reg_state) == NETREG_REGISTERED &&
+		    r->q < dev->real_num_rx_queues &&
+		    !__netif_get_rx_queue(dev, r->q)->mp_params.mp_priv)
+			err = netdev_rx_queue_restart(dev, r->q);
+		netdev_unlock(dev);
+		if (err && err != -ENETDOWN)
+			continue;
+		if (!err)
+			netdev_info(dev, "devmemx: queue %u restarted without the provider\n",
+				    r->q);
+		devmemx_requeue_free(r);
+	}
+
+	mutex_lock(&devmemx_requeue_lock);
+	list_splice(&todo, &devmemx_requeues);
+	if (!list_empty(&devmemx_requeues))
+		queue_delayed_work(system_wq, &devmemx_requeue_dw, HZ);
+	mutex_unlock(&devmemx_requeue_lock);
+}
+
 static void devmemx_queue_close(struct net_device *dev, u32 q,
 				struct devmemx_binding *b)
 {
@@ -157,9 +234,14 @@ static void devmemx_queue_close(struct net_device *dev, u32 q,
 		return;
 	memset(&rxq->mp_params, 0, sizeof(rxq->mp_params));
 	err = netdev_rx_queue_restart(dev, q);
-	if (err && err != -ENETDOWN)
-		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d\n",
+	if (!err || err == -ENETDOWN)
+		return;
+	if (devmemx_requeue_add(dev, q))
+		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d; retrying every second\n",
 			    q, err);
+	else
+		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d; it keeps the binding until it restarts (ip link set %s down, then up)\n",
+			    q, err, dev->name);
 }
 
 static int devmemx_queue_open(struct net_device *dev, u32 q,
@@ -310,5 +392,10 @@ int devmemx_queue_init(void)
 
 void devmemx_queue_exit(void)
 {
+	struct devmemx_requeue *r, *tmp;
+
 	unregister_netdevice_notifier(&devmemx_netdev_nb);
+	cancel_delayed_work_sync(&devmemx_requeue_dw);
+	list_for_each_entry_safe(r, tmp, &devmemx_requeues, node)
+		devmemx_requeue_free(r);
 }

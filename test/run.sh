@@ -34,6 +34,14 @@ BAD_LOG='WARNING:|BUG:|kernel BUG|Oops|refcount_t|use-after-free|general protect
 BAD_LOG+='|KASAN:|possible circular locking|suspicious RCU|ODEBUG:|UBSAN:|suspected memory leak|DEBUG_LOCKS_WARN|INFO: task .* blocked'
 # What the debug kernel says at boot about its checks, not about a problem.
 BENIGN_LOG='RCU callback double-/use-after-free debug is enabled'
+# The kernel reports a failed allocation with a stack trace (warn_alloc);
+# those of dx-failnth (devmemx-fail-nth) are faults it injected. Each such
+# report, from its first line to the end of its trace, is left out.
+injected_faults_out() {
+	awk '/ dx-failnth: (page allocation failure|vmalloc error):/ { skip = 60 }
+	     !skip { print }
+	     skip { skip = /<\/TASK>/ ? 0 : skip - 1 }'
+}
 
 n=0 passed=0 failed=0 skipped=0
 report() { # ok|fail|skip name [reason]
@@ -135,7 +143,8 @@ boot() {
 		echo "# the VM did not finish its run (exit $vm_rc); see $out/console.log"
 		tail -n 20 "$out/console.log" | sed 's/^/# /'
 	fi
-	if bad=$(tr -d '\r' <"$out/console.log" | grep -E "$BAD_LOG" | grep -vF "$BENIGN_LOG"); then
+	if bad=$(tr -d '\r' <"$out/console.log" | injected_faults_out | grep -E "$BAD_LOG" |
+		grep -vF "$BENIGN_LOG"); then
 		report fail "$label dmesg-clean"
 		sed 's/^/# /' <<<"$bad" | head -n 40
 	else
