@@ -19,6 +19,8 @@
 
 #define ME program_invocation_short_name
 
+bool dxnl_quiet;
+
 void msg_init(struct msg *m, uint16_t family, uint8_t cmd, bool dump)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)m->buf;
@@ -114,7 +116,8 @@ int call(int fd, struct msg *m, uint32_t seq, struct outcome *o)
 	nlh->nlmsg_seq = seq;
 	memset(o, 0, sizeof(*o));
 	if (send(fd, m->buf, m->len, 0) != (ssize_t)m->len) {
-		fprintf(stderr, "%s: send: %s\n", ME, strerror(errno));
+		if (!dxnl_quiet)
+			fprintf(stderr, "%s: send: %s\n", ME, strerror(errno));
 		return -1;
 	}
 	for (;;) {
@@ -122,8 +125,9 @@ int call(int fd, struct msg *m, uint32_t seq, struct outcome *o)
 		struct nlmsghdr *h;
 
 		if (n < 0) {
-			fprintf(stderr, "%s: request %u: no answer: %s\n", ME, seq,
-				strerror(errno));
+			if (!dxnl_quiet)
+				fprintf(stderr, "%s: request %u: no answer: %s\n", ME, seq,
+					strerror(errno));
 			return -1;
 		}
 		for (h = (struct nlmsghdr *)rx; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {

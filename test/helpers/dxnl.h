@@ -23,6 +23,9 @@ struct outcome {
 	char text[160];		/* the extack message, if any */
 };
 
+/* Set: call() says nothing of a request that got no answer (dx-failnth). */
+extern bool dxnl_quiet;
+
 void msg_init(struct msg *m, uint16_t family, uint8_t cmd, bool dump);
 bool put(struct msg *m, uint16_t type, const void *data, size_t len);
 bool put_u32(struct msg *m, uint16_t type, uint32_t v);
