@@ -96,7 +96,7 @@ dx_wait_idle
 
 # (not through rxx: $! must be devmemx-rx itself, which ip netns exec becomes)
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9300 --expect 1 \
-	--timeout 30 >/dev/null 2>/tmp/caps-recv.err &
+	--timeout $((30 * DX_SLOW)) >/dev/null 2>/tmp/caps-recv.err &
 rpid=$!
 intree_bound() { rxx devmemx-rx pools | grep -c '"dmabuf"' >/dev/null; }
 wait_until 10 intree_bound || fail "the in-tree binding did not appear: $(cat /tmp/caps-recv.err)"

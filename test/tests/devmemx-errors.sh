@@ -6,7 +6,7 @@
 dx_sim_devmem
 trap dx_sim_teardown EXIT
 # A bind that wrongly succeeds would hold forever: give it 20 s.
-bind() { timeout 20 /sbin/ip netns exec rx devmemx bind "$@"; }
+bind() { timeout $((20 * DX_SLOW)) /sbin/ip netns exec rx devmemx bind "$@"; }
 no_state() {
 	expect_eq "$(dx_live)" "0 0 0" "live objects after: $*"
 	expect_eq "$(ip netns exec rx devmemx-rx pools | grep -c '"dmabuf"')" 0 \
@@ -46,7 +46,7 @@ expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after a refused second bind"
 ip netns exec rx devmemx unbind "$id" >/dev/null
 dx_wait_idle
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9200 --expect 1 \
-	--timeout 20 >/dev/null 2>&1 &
+	--udmabuf 4M --timeout $((20 * DX_SLOW)) >/dev/null 2>&1 &
 rpid=$!
 intree_bound() { ip netns exec rx devmemx-rx pools | grep -c '"dmabuf"' >/dev/null; }
 wait_until 10 intree_bound || fail "the in-tree binding did not appear"

@@ -105,7 +105,7 @@ g0=$(rxq_sum hw_gro_wire_packets)
 recv_start rx6 7100 $bytes --queues 2 --provider devmemx --rx-page-size 64K \
 	--udmabuf 32M --hugetlb --listen 2001:db8::2
 ip netns exec tx devmemx-rx send --addr 2001:db8::2 --port 7100 --bytes $bytes \
-	--timeout 30 >/dev/null || fail "send over IPv6: $(cat /tmp/rx6.err)"
+	--timeout $((30 * DX_SLOW)) >/dev/null || fail "send over IPv6: $(cat /tmp/rx6.err)"
 recv_check rx6 $bytes
 [ "$(rxq_sum hw_gro_wire_packets)" -gt "$g0" ] || fail "IPv6: HW-GRO coalesced nothing"
 [ "$(jget frag_max /tmp/rx6.json)" -gt 1440 ] || fail "IPv6: no fragment above a packet's payload"

@@ -18,7 +18,7 @@ setup() {
 # 1. Bound and idle: the receiver waits for a connection.
 setup
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 8000 \
-	--expect 1 --timeout 4 >/dev/null 2>/tmp/rx.err &
+	--expect 1 --timeout $((4 * DX_SLOW)) >/dev/null 2>/tmp/rx.err &
 pid=$!
 wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
 rmmod devmemx_sim
@@ -31,10 +31,10 @@ cleanup
 # 2. Data flowing: 256M at TCG speed takes far longer than this test waits.
 setup
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 8001 \
-	--expect 268435456 --timeout 4 >/tmp/rx.json 2>/tmp/rx.err &
+	--expect 268435456 --timeout $((4 * DX_SLOW)) >/tmp/rx.json 2>/tmp/rx.err &
 rpid=$!
 ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port 8001 \
-	--bytes 268435456 --timeout 4 >/dev/null 2>&1 &
+	--bytes 268435456 --timeout $((4 * DX_SLOW)) >/dev/null 2>&1 &
 spid=$!
 flowing() { [ "$(rx_stat rx2_split)" -gt 200 ]; }
 wait_until 20 flowing || fail "no devmem traffic on queue 2"

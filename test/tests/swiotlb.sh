@@ -16,7 +16,7 @@ msg="DMA to the NIC bounces via swiotlb (swiotlb=force): payload would be lost"
 
 for mem in "--udmabuf 256K" "--udmabuf 4M --hugetlb" "--dma-heap system 1M"; do
 	expect_err 1 "devmemx: bind to dxsim1: $msg (Operation not supported)" \
-		timeout 20 /sbin/ip netns exec rx devmemx bind dev dxsim1 queues 2 $mem
+		timeout $((20 * DX_SLOW)) /sbin/ip netns exec rx devmemx bind dev dxsim1 queues 2 $mem
 	expect_eq "$(dx_live)" "0 0 0" "live objects after a refused bind ($mem)"
 done
 expect_err 1 "devmemx-rx: bind to dxsim1: $msg (Operation not supported)" \
