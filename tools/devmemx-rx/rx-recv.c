@@ -58,6 +58,12 @@ static double now_sec(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
+/* Milliseconds until the hold ends (at most 0 once it has). */
+static int rx_hold_left_ms(const struct rx_ctx *c)
+{
+	return (c->hold_end - now_sec()) * 1000 + 1;
+}
+
 static int rx_timeout_ms(const struct rx_opts *o)
 {
 	return o->timeout ? o->timeout * 1000 : -1;
@@ -360,7 +366,7 @@ static ssize_t rx_recvmsg(struct rx_ctx *c, struct msghdr *msg, size_t ctrl_len)
 		}
 		if (c->holding && c->hold_end) {
 			/* Stalled on held buffers, maybe: wake when the hold ends. */
-			int left = (c->hold_end - now_sec()) * 1000 + 1;
+			int left = rx_hold_left_ms(c);
 
 			ret = left > 0 ? rx_wait(c->fd, POLLIN, left) : 0;
 			if (ret == 0)
@@ -393,7 +399,7 @@ static int rx_loop(struct rx_ctx *c, uint8_t *iov, void *ctrl, size_t ctrl_len)
 		n = rx_recvmsg(c, &msg, ctrl_len);
 		if (n == 0 && c->holding && c->hold_end) {
 			/* The stream ended inside the hold: keep it to the end. */
-			int left = (c->hold_end - now_sec()) * 1000 + 1;
+			int left = rx_hold_left_ms(c);
 
 			fprintf(stderr, "devmemx-rx: the stream ended; holding %" PRIu64 " tokens for %.1f s more\n",
 				c->held_frags, left > 0 ? left / 1000.0 : 0);
