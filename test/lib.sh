@@ -95,12 +95,15 @@ dx_boot() {
 	rm -f "$out"/{console.log,results.log}
 	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$name/initrd.img" ||
 		dx_die "cannot pack the initramfs for $kver"
-	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m 2G -smp 2 \
+	# Two CPUs. A kernel without ACPI (the debug one) finds them in the
+	# BIOS's MP table, which has one entry per socket: one socket each.
+	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m 2G \
+		-smp 2,sockets=2,cores=1,threads=1 \
 		-display none -monitor none -no-reboot \
 		-kernel "/boot/vmlinuz-$kver" \
 		-initrd "/src/build/vm/$name/initrd.img" \
 		-serial "file:/src/build/vm/$name/console.log" \
 		-serial "file:/src/build/vm/$name/results.log" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.run=$script $*" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=2 dx.run=$script $*" \
 		${DX_QEMU_EXTRA:-} >"$out/qemu.log" 2>&1
 }

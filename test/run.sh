@@ -141,9 +141,16 @@ boot() {
 	else
 		report fail "$label vm-shutdown"
 		echo "# the VM did not finish its run (exit $vm_rc); see $out/console.log"
-		tail -n 20 "$out/console.log" | sed 's/^/# /'
+		if [ -s "$out/console.log" ]; then
+			tail -n 20 "$out/console.log"
+		else
+			cat "$out/qemu.log" # QEMU did not start the kernel
+		fi | sed 's/^/# /'
 	fi
-	if bad=$(tr -d '\r' <"$out/console.log" | injected_faults_out | grep -E "$BAD_LOG" |
+	if ! [ -s "$out/console.log" ]; then
+		report fail "$label dmesg-clean"
+		echo "# no kernel log: $out/console.log is missing or empty"
+	elif bad=$(tr -d '\r' <"$out/console.log" | injected_faults_out | grep -E "$BAD_LOG" |
 		grep -vF "$BENIGN_LOG"); then
 		report fail "$label dmesg-clean"
 		sed 's/^/# /' <<<"$bad" | head -n 40

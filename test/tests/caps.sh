@@ -83,7 +83,7 @@ hds-thresh is 7: ethtool -G dxsim1 hds-thresh 0"
 
 # ---- queues held by someone else -------------------------------------------
 id=$(rxx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
-	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+	json_ids)
 [ -n "$id" ] || fail "persistent bind of queue 2"
 expect_eq "$(unmet queue 3)" none "queue 3 while queue 2 is bound"
 expect_eq "$(unmet)" "queue 2 is bound to devmemx binding $id: devmemx unbind $id" \
@@ -98,7 +98,7 @@ dx_wait_idle
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9300 --expect 1 \
 	--timeout $((30 * DX_SLOW)) >/dev/null 2>/tmp/caps-recv.err &
 rpid=$!
-intree_bound() { rxx devmemx-rx pools | grep -c '"dmabuf"' >/dev/null; }
+intree_bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
 wait_until 10 intree_bound || fail "the in-tree binding did not appear: $(cat /tmp/caps-recv.err)"
 iid=$(rxx devmemx-rx queues | sed -n 's/.*"id":3,.*"dmabuf":\([0-9]*\).*/\1/p')
 [ -n "$iid" ] || fail "queue 3's in-tree binding id: $(rxx devmemx-rx queues)"

@@ -9,7 +9,7 @@ trap dx_sim_teardown EXIT
 bind() { timeout $((20 * DX_SLOW)) /sbin/ip netns exec rx devmemx bind "$@"; }
 no_state() {
 	expect_eq "$(dx_live)" "0 0 0" "live objects after: $*"
-	expect_eq "$(ip netns exec rx devmemx-rx pools | grep -c '"dmabuf"')" 0 \
+	expect_eq "$(dmabuf_pools rx)" 0 \
 		"page pools with a binding after: $*"
 }
 refused() { # message, then the bind arguments
@@ -39,7 +39,7 @@ no_state "fd not a dma-buf"
 
 # Queues already bound: by devmemx, and by in-tree devmem.
 id=$(ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
-	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+	json_ids)
 expect_err 1 "devmemx: bind to dxsim1: queue 2 of dxsim1 is already bound to a memory provider (File exists)" \
 	bind dev dxsim1 queues 3,2 --udmabuf 4M
 expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after a refused second bind"
@@ -48,7 +48,7 @@ dx_wait_idle
 ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9200 --expect 1 \
 	--udmabuf 4M --timeout $((20 * DX_SLOW)) >/dev/null 2>&1 &
 rpid=$!
-intree_bound() { ip netns exec rx devmemx-rx pools | grep -c '"dmabuf"' >/dev/null; }
+intree_bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
 wait_until 10 intree_bound || fail "the in-tree binding did not appear"
 expect_err 1 "devmemx: bind to dxsim1: queue 3 of dxsim1 is already bound to a memory provider (File exists)" \
 	bind dev dxsim1 queues 3 --udmabuf 4M

@@ -62,7 +62,7 @@ for a in failslab fail_page_alloc; do
 done
 dx_wait_idle
 expect_eq "$(awk '$1 == "devmemx" { print $3 }' /proc/modules)" "$uses" "devmemx's use count"
-expect_eq "$(pools rx | grep -c '"dmabuf"')" 0 "page pools with a binding after fail-nth"
+expect_eq "$(dmabuf_pools rx)" 0 "page pools with a binding after fail-nth"
 devmem_xfer 1048576 7310 --queues 2
 devmem_xfer 1048576 7311 --queues 3 --provider devmemx --udmabuf 8M --hugetlb --rx-page-size 64K
 trap - EXIT

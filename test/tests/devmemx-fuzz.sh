@@ -21,7 +21,7 @@ binds=$(sed -n 's/.*(\([0-9]*\) binds).*/\1/p' <<<"$out")
 # Persistent bindings outlive the fuzzer's sockets.
 ip netns exec rx devmemx unbind all >/dev/null
 dx_wait_idle
-expect_eq "$(pools rx | grep -c '"dmabuf"')" 0 "page pools with a binding after the fuzzer"
+expect_eq "$(dmabuf_pools rx)" 0 "page pools with a binding after the fuzzer"
 devmem_xfer 1048576 7300 --queues 2
 devmem_xfer 1048576 7301 --queues 3 --provider devmemx --udmabuf 8M --hugetlb --rx-page-size 64K
 trap - EXIT

@@ -8,11 +8,11 @@
 dx_sim_devmem
 trap dx_sim_teardown EXIT
 rxx() { ip netns exec rx "$@"; }
-bound_ids() { rxx devmemx -j show | sed -n 's/^{"id":\([0-9]*\),.*/\1/p' | tr '\n' ' '; }
+bound_ids() { rxx devmemx -j show | json_ids | tr '\n' ' '; }
 
 # Persistent: the CLI exits, the binding stays, the module is pinned.
 id=$(rxx devmemx -j bind dev dxsim1 queues 2,3 size 64K --udmabuf 8M --hugetlb --persist |
-	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+	json_ids)
 [ -n "$id" ] || fail "persistent bind printed no id"
 rxx devmemx show "$id" >/tmp/show
 grep -qx 'queues: 2 3' /tmp/show || fail "show: $(cat /tmp/show)"
@@ -27,7 +27,7 @@ expect_err 1 "rmmod: can't unload module 'devmemx': Resource temporarily unavail
 expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
 dx_wait_idle
 expect_eq "$(bound_ids)" "" "bindings after unbind"
-expect_eq "$(rxx devmemx-rx pools | grep -c '"dmabuf"')" 0 "page pools with a binding"
+expect_eq "$(dmabuf_pools rx)" 0 "page pools with a binding"
 
 # Held by the CLI: Ctrl-C releases it; so does killing the CLI.
 for sig in INT KILL; do
@@ -65,7 +65,7 @@ dx_wait_idle
 # still bound; up again, its queue makes a pool with the binding. Device
 # removal then ends it.
 id=$(rxx devmemx -j bind dev dxsim1 queues 2 size 32K --udmabuf 8M --hugetlb --persist |
-	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+	json_ids)
 expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings before the netns went"
 ip netns del tx
 ip netns del rx

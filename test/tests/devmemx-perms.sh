@@ -23,7 +23,7 @@ expect_err 1 "devmemx: bind to dxsim1: $perm" \
 	as_nobody devmemx bind dev dxsim1 queues 2 --udmabuf 4M
 expect_eq "$(dx_live)" "0 0 0" "live objects after nobody's bind"
 id=$(ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
-	sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+	json_ids)
 [ -n "$id" ] || fail "root's persistent bind of queue 2"
 expect_err 1 "devmemx: unbind $id: unbinding needs CAP_NET_ADMIN (Operation not permitted)" \
 	as_nobody devmemx unbind "$id"
@@ -39,7 +39,7 @@ dx_wait_idle
 expect_err 1 "devmemx-rx: bind to dxsim1: $perm" \
 	as_nobody devmemx-rx recv --dev dxsim1 --queues 2 --port 7100 --expect 1 \
 	--udmabuf 4M --timeout 5
-expect_eq "$(pools rx | grep -c '"dmabuf"')" 0 "in-tree bindings after nobody's bind-rx"
+expect_eq "$(dmabuf_pools rx)" 0 "in-tree bindings after nobody's bind-rx"
 chmod "$mode" /dev/udmabuf
 trap dx_sim_teardown EXIT
 

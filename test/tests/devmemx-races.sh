@@ -14,11 +14,11 @@
 dx_sim_devmem
 trap dx_sim_teardown EXIT
 rxx() { ip netns exec rx "$@"; }
-bound_id() { rxx devmemx -j show | sed -n 's/^{"id":\([0-9]*\),.*/\1/p' | head -n1; }
+bound_id() { rxx devmemx -j show | json_ids | head -n1; }
 field() { # ID NAME: a number from devmemx -j show ID
 	rxx devmemx -j show "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"
 }
-no_dmabuf_pools() { flush_deferred_skbs; [ "$(pools rx | grep -c '"dmabuf"')" = 0 ]; }
+no_dmabuf_pools() { flush_deferred_skbs; [ "$(dmabuf_pools rx)" = 0 ]; }
 idle_all() {
 	dx_wait_idle
 	wait_until 20 no_dmabuf_pools || fail "page pools with a binding left: $(pools rx)"
@@ -86,7 +86,7 @@ spid=$!
 cycles=0
 while :; do
 	id=$(rxx devmemx -j bind dev dxsim1 queues 3 size 16K --udmabuf 2M --hugetlb --persist |
-		sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+		json_ids)
 	[ -n "$id" ] || fail "bind of queue 3 during the flow"
 	expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind of queue 3 during the flow"
 	cycles=$((cycles + 1))
@@ -106,9 +106,9 @@ for p in devmemx netdev; do
 	recv_start rx 7326 $big --queues 1 --provider $p --udmabuf 16M --hugetlb
 	send 7326 $big &
 	spid=$!
-	has_pool() { pools rx | grep -q '"dmabuf"'; }
+	has_pool() { [ "$(dmabuf_pools rx)" != 0 ]; }
 	wait_until 10 has_pool || fail "$p: no pool with the binding"
-	pools0=$(pools rx | grep -c '"dmabuf"')
+	pools0=$(dmabuf_pools rx)
 	rxx ethtool -G dxsim1 rx 512 || fail "$p: ethtool -G rx 512 on a bound device"
 	rxx ip link set dxsim1 mtu 9000 || fail "$p: mtu 9000 on a bound device"
 	ip -n tx link set dxsim0 mtu 9000

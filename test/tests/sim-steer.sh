@@ -325,7 +325,7 @@ wait_until 10 unbound || fail "queue 3 still bound after the receiver ended"
 
 # The same for a devmemx binding.
 bid=$(rxx devmemx -j bind dev dxsim1 queues 3 --udmabuf 4M --persist |
-	sed -n 's/^{"id":\([0-9]*\),.*/\1/p')
+	json_ids)
 [ -n "$bid" ] || fail "devmemx bind printed no id"
 expect_err 1 "$mp_refusal" rxx ethtool -L dxsim1 combined 3
 expect_eq "$(combined)" "4 4 " "channels while bound"

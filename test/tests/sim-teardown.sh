@@ -5,7 +5,7 @@
 . /dx/tlib.sh
 
 no_pools() { flush_deferred_skbs; [ -z "$(pools rx)" ]; }
-bound() { pools rx | grep -c '"dmabuf":' >/dev/null; }
+bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
 cleanup() { ip netns del tx 2>/dev/null; ip netns del rx 2>/dev/null; true; }
 trap cleanup EXIT
 

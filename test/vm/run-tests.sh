@@ -8,6 +8,14 @@
 sel=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.tests=//p' | tr ',' ' ')
 xtrace=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.xtrace=1$/1/p')
 echo "DX-KERNEL $(uname -r)"
+# The tests pin senders and receivers to CPUs 0 and 1; races need both.
+cpus=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.cpus=//p')
+if [ "$(nproc)" = "$cpus" ]; then
+	echo "DX-RESULT ok vm-cpus"
+else
+	echo "DX-RESULT fail vm-cpus"
+	echo "# $(nproc) CPUs online; QEMU was asked for $cpus"
+fi
 # A debug kernel (KASAN, lockdep, kmemleak) runs the same tests several
 # times slower.
 limit=300

@@ -121,6 +121,15 @@ devmem_xfer() {
 
 # Page pools listed in netns $1 (page-pool-get dump), one JSON line each.
 pools() { ip netns exec "$1" devmemx-rx pools; }
+# How many of them hold a dma-buf binding (in-tree or devmemx).
+dmabuf_pools() {
+	local out
+	out=$(pools "$1") || fail "the page-pool dump in netns $1"
+	grep -c '"dmabuf"' <<<"$out" || true
+}
+# The id of each JSON line on stdin that begins with one (devmemx -j bind
+# and show, devmemx-rx queues), one per line.
+json_ids() { sed -n 's/^{"id":\([0-9]*\),.*/\1/p'; }
 
 # Freed skbs wait on the per-CPU defer list of the CPU that received them
 # until that CPU next runs NET_RX; their buffers keep page pools (and

@@ -149,19 +149,26 @@ static int rx_tokens_flush(struct rx_ctx *c)
 	return 0;
 }
 
-/* --hold: keep a token, merging runs of consecutive ones into one entry. */
+/* Extend the run @last (NULL: none yet) by @token if it comes next. */
+static bool rx_token_merge(struct dmabuf_token *last, uint32_t token)
+{
+	if (!last || last->token_start + last->token_count != token)
+		return false;
+	last->token_count++;
+	return true;
+}
+
+/* --hold: keep a token, runs of consecutive ones as one entry. */
 static int rx_token_hold(struct rx_ctx *c, uint32_t token)
 {
-	struct dmabuf_token *t = c->nheld ? &c->held[c->nheld - 1] : NULL;
+	struct dmabuf_token *t;
 
 	if (!c->hold_end)
 		c->hold_end = now_sec() + c->o->hold;
 	if (++c->held_frags > c->st->held_max)
 		c->st->held_max = c->held_frags;
-	if (t && t->token_start + t->token_count == token) {
-		t->token_count++;
+	if (rx_token_merge(c->nheld ? &c->held[c->nheld - 1] : NULL, token))
 		return 0;
-	}
 	if (c->nheld == c->held_cap) {
 		size_t cap = c->held_cap ? 2 * c->held_cap : 1024;
 
@@ -197,18 +204,16 @@ static int rx_hold_release(struct rx_ctx *c)
 	return ret ?: rx_tokens_flush(c);
 }
 
-/* Queue a token, merging runs of consecutive ones into one entry. */
+/* Queue a token, runs of consecutive ones as one entry. */
 static int rx_token_add(struct rx_ctx *c, uint32_t token)
 {
-	struct dmabuf_token *t = c->ntok ? &c->tok[c->ntok - 1] : NULL;
 	int ret;
 
 	if (c->holding)
 		return rx_token_hold(c, token);
 
-	if (t && t->token_start + t->token_count == token &&
-	    c->nfrags < RX_TOKEN_FRAGS) {
-		t->token_count++;
+	if (c->nfrags < RX_TOKEN_FRAGS &&
+	    rx_token_merge(c->ntok ? &c->tok[c->ntok - 1] : NULL, token)) {
 		c->nfrags++;
 		return 0;
 	}
