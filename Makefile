@@ -59,6 +59,10 @@ DKMS_FILES := dkms.conf VERSION uapi/linux/devmemx.h module/Kbuild \
 	$(wildcard module/*.c module/*.h module/generated/*.c module/generated/*.h \
 	driver-shims/sim/Kbuild driver-shims/sim/*.c driver-shims/sim/*.h)
 MAN_PAGES := $(wildcard man/*.8)
+# $(call DKMS_REMOVE[,OPTIONS]): this version out of dkms, for every
+# kernel, if dkms has it.
+DKMS_REMOVE = if dkms status -m devmemx -v $(VERSION) | grep -q .; then \
+	dkms remove $(1) devmemx/$(VERSION) --all; fi
 
 install-tools:
 	mkdir -p build/host
@@ -83,8 +87,7 @@ install-dkms-src:
 
 install: install-tools install-dkms-src
 ifeq ($(DESTDIR),)
-	@if dkms status -m devmemx -v $(VERSION) | grep -q .; then \
-		dkms remove -q devmemx/$(VERSION) --all; fi
+	@$(call DKMS_REMOVE,-q)
 	dkms add -q devmemx/$(VERSION)
 	@dkms install devmemx/$(VERSION) -k $(KVER); rc=$$?; \
 	if [ $$rc = 77 ]; then \
@@ -99,8 +102,7 @@ uninstall:
 			modprobe -r $$m || { echo "devmemx: $$m is in use: unbind (devmemx unbind) and stop its receivers first"; exit 1; }; \
 		fi; \
 	done
-	@if dkms status -m devmemx -v $(VERSION) | grep -q .; then \
-		dkms remove devmemx/$(VERSION) --all; fi
+	@$(call DKMS_REMOVE)
 	rm -rf $(DESTDIR)$(DKMS_SRC) $(DESTDIR)/usr/lib/devmemx
 	rm -f $(DESTDIR)/etc/modprobe.d/devmemx.conf \
 		$(DESTDIR)$(PREFIX)/sbin/devmemx $(DESTDIR)$(PREFIX)/sbin/devmemx-rx \

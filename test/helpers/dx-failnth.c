@@ -106,23 +106,39 @@ static int unbind(int sock, uint32_t id, struct outcome *o)
 	return call(sock, &m, 2, o);
 }
 
-/* Wait (up to 60 s) until devmemx counts no binding, niov or page pool. */
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/*
+ * Wait (up to 60 s) until devmemx counts no binding, niov or page pool;
+ * polls from every 1 ms to every 64 ms. False if the time ran out or INFO
+ * failed (a count of -1).
+ */
 static bool idle(long long v[3])
 {
 	static const uint16_t attr[3] = {
 		DEVMEMX_A_INFO_BINDINGS, DEVMEMX_A_INFO_NIOVS, DEVMEMX_A_INFO_PAGE_POOLS,
 	};
-	struct timespec ms = { .tv_nsec = 1000000 };
-	int i, tries;
+	struct timespec pause = { .tv_nsec = 1000000 };
+	double end = now() + 60;
+	int i;
 
-	for (tries = 0; tries < 60000; tries++) {
+	for (;;) {
 		for (i = 0; i < 3; i++)
 			v[i] = devmemx_info(info_sock, dx_family, attr[i]);
 		if (!v[0] && !v[1] && !v[2])
 			return true;
-		nanosleep(&ms, NULL);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0 || now() > end)
+			return false;
+		nanosleep(&pause, NULL);
+		if (pause.tv_nsec < 64000000)
+			pause.tv_nsec *= 2;
 	}
-	return false;
 }
 
 static void record(unsigned int step, bool injected, const struct outcome *o)
@@ -181,8 +197,11 @@ static bool step(enum op op, unsigned int n)
 	if (sock >= 0)
 		close(sock);
 	if (!idle(v)) {
-		fprintf(stderr, "dx-failnth: step %u: after teardown devmemx still counts %lld bindings, %lld niovs, %lld page pools\n",
-			n, v[0], v[1], v[2]);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
+			fprintf(stderr, "dx-failnth: step %u: devmemx INFO failed after teardown\n", n);
+		else
+			fprintf(stderr, "dx-failnth: step %u: 60 s after teardown devmemx still counts %lld bindings, %lld niovs, %lld page pools\n",
+				n, v[0], v[1], v[2]);
 		exit(1);
 	}
 	return !injected && !o.err;
@@ -193,6 +212,7 @@ int main(int argc, char **argv)
 	static const char * const names[] = { "bind", "unbind", "release" };
 	enum op op = OP_BIND;
 	unsigned int n, i;
+	double t0;
 
 	if (argc > 1 && !strcmp(argv[1], "-v"))
 		verbose = true, argc--, argv++;
@@ -223,6 +243,7 @@ int main(int argc, char **argv)
 	if (netdev)
 		nd_family = family_id(info_sock, NETDEV_FAMILY_NAME);
 
+	t0 = now();
 	for (n = 1; n <= MAX_STEPS && !step(op, n); n++)
 		;
 	if (n > MAX_STEPS) {
@@ -231,6 +252,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("dx-failnth: %s %s: %u steps, %u faults injected\n", names[op], argv[4], n, n - 1);
+	printf("dx-failnth:   in %.0f s\n", now() - t0);
 	for (i = 0; i < noutcomes; i++)
 		printf("dx-failnth:   %5u  %s, %s%s%s\n", outcomes[i].count,
 		       outcomes[i].injected ? "fault" : "no fault",

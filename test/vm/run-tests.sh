@@ -20,22 +20,60 @@ fi
 # times slower.
 limit=300
 case $(uname -r) in *-dxdebug) limit=1200 ;; esac
+
+# run_test SCRIPT: run it in a session of its own (its process group is its
+# pid), for at most $limit s; then kill whatever of it is still running: a
+# hung test's children would otherwise keep going (and keep its output
+# open). Output in /tmp/dx-test.out (streamed too with -x); the test's
+# status, 124 if it timed out.
+run_test() {
+	local pid wd tl= rc
+	rm -f /tmp/dx-timedout
+	(cd /tmp && exec setsid bash ${xtrace:+-x} "$1") </dev/null >/tmp/dx-test.out 2>&1 &
+	pid=$!
+	(	# the watchdog (a sleep of at most 1 s outlives it)
+		for _ in $(seq $limit); do
+			sleep 1
+			kill -0 $pid 2>/dev/null || exit 0
+		done
+		touch /tmp/dx-timedout
+		kill -TERM -- -$pid
+		sleep 5
+		kill -KILL -- -$pid
+	) 2>/dev/null &
+	wd=$!
+	if [ -n "$xtrace" ]; then
+		tail -f /tmp/dx-test.out | sed 's/^/# /' &
+		tl=$!
+	fi
+	wait $pid
+	rc=$?
+	# What the test left running, in its process group.
+	if kill -KILL -- -$pid 2>/dev/null; then
+		echo "# left behind: processes of the test, killed" >>/tmp/dx-test.out
+	fi
+	kill $wd 2>/dev/null
+	wait $wd
+	if [ -n "$tl" ]; then
+		sleep 0.5
+		kill $tl
+	fi
+	[ -e /tmp/dx-timedout ] && rc=124
+	return $rc
+}
+
 for t in /dx/tests/*.sh; do
 	name=$(basename "$t" .sh)
 	if [ -n "$sel" ] && ! [[ " $sel " == *" $name "* ]]; then
 		continue
 	fi
 	t0=$SECONDS
+	run_test "$t"
+	rc=$?
 	if [ -n "$xtrace" ]; then
-		# Streamed as it runs (run.sh -x): for tests that hang.
-		cd /tmp
-		timeout $limit bash -x "$t" 2>&1 | sed 's/^/# /'
-		rc=${PIPESTATUS[0]}
-		cd /
-		out=
+		out=	# already streamed
 	else
-		out=$(cd /tmp && timeout $limit bash "$t" 2>&1)
-		rc=$?
+		out=$(cat /tmp/dx-test.out)
 	fi
 	[ $rc = 124 ] && out+=$'\n'"timed out after $limit s"
 	# Whatever a test loaded or bound, it must have undone.
