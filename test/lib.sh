@@ -85,7 +85,7 @@ dx_in_root() {
 # usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
 # DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting) adds QEMU flags.
 dx_boot() {
-	local series=$1 script=$2 kver out name
+	local series=$1 script=$2 kver out name cpus=2
 	shift 2
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
@@ -98,12 +98,12 @@ dx_boot() {
 	# Two CPUs. A kernel without ACPI (the debug one) finds them in the
 	# BIOS's MP table, which has one entry per socket: one socket each.
 	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m 2G \
-		-smp 2,sockets=2,cores=1,threads=1 \
+		-smp $cpus,sockets=$cpus,cores=1,threads=1 \
 		-display none -monitor none -no-reboot \
 		-kernel "/boot/vmlinuz-$kver" \
 		-initrd "/src/build/vm/$name/initrd.img" \
 		-serial "file:/src/build/vm/$name/console.log" \
 		-serial "file:/src/build/vm/$name/results.log" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=2 dx.run=$script $*" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=$cpus dx.run=$script $*" \
 		${DX_QEMU_EXTRA:-} >"$out/qemu.log" 2>&1
 }

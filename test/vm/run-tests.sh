@@ -5,11 +5,12 @@
 # report one result line per test for the host to collect.
 #   DX-RESULT ok|fail|skip NAME [reason]   and diagnostics as "# ..." lines:
 # a failed test's whole output, a passed test's own "# " lines.
-sel=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.tests=//p' | tr ',' ' ')
-xtrace=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.xtrace=1$/1/p')
+arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^dx\.$1=//p"; }
+sel=$(arg tests | tr ',' ' ')
+xtrace=$(arg xtrace | sed -n '/^1$/p')
 echo "DX-KERNEL $(uname -r)"
 # The tests pin senders and receivers to CPUs 0 and 1; races need both.
-cpus=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^dx\.cpus=//p')
+cpus=$(arg cpus)
 if [ "$(nproc)" = "$cpus" ]; then
 	echo "DX-RESULT ok vm-cpus"
 else
