@@ -46,9 +46,16 @@ struct devmemx_binding *devmemx_binding_lookup(u32 id)
 bool notrace devmemx_binding_is_ours(const void *mp_priv)
 {
 	const struct devmemx_binding *b = mp_priv;
+	u32 id;
 
-	/* In-tree bindings have an id at the same offset. */
-	return b && xa_load(&devmemx_ids, READ_ONCE(b->id)) == b;
+	if (!b)
+		return false;
+	/*
+	 * In-tree bindings have an id at the same offset, counted up from 1:
+	 * below devmemx's range they are not ours without a lookup.
+	 */
+	id = READ_ONCE(b->id);
+	return id >= DEVMEMX_ID_MIN && xa_load(&devmemx_ids, id) == b;
 }
 
 struct net_iov *devmemx_niov_alloc(struct devmemx_binding *b)
@@ -71,9 +78,24 @@ struct net_iov *devmemx_niov_alloc(struct devmemx_binding *b)
 
 void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov)
 {
-	gen_pool_free(b->pool, b->owners[niov - b->niovs].dma,
+	struct devmemx_owner *o = container_of(niov->owner, struct devmemx_owner,
+					       area);
+
+	gen_pool_free(b->pool,
+		      o->dma + ((dma_addr_t)(niov - o->area.niovs) << b->niov_shift),
 		      1UL << b->niov_shift);
 	atomic_dec(&b->in_use);
+}
+
+/*
+ * The stack finds a niov's offset in the dma-buf, and its DMA address, as
+ * its index in its owner's area shifted by PAGE_SHIFT. Page-sized niovs
+ * can share one owner per run, as in-tree devmem's do; larger ones need
+ * an owner each, so that the index is always 0.
+ */
+static bool devmemx_owner_per_niov(const struct devmemx_binding *b)
+{
+	return b->niov_shift != PAGE_SHIFT;
 }
 
 struct devmemx_run {
@@ -82,27 +104,46 @@ struct devmemx_run {
 	u64 virt;		/* offset in the dma-buf */
 };
 
-/* Give every niov of a run its owner area, DMA address and offset. */
-static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
-			    struct devmemx_region *reg, u32 first)
+static void devmemx_owner_init(struct devmemx_owner *o,
+			       struct devmemx_binding *b, struct net_iov *niovs,
+			       u32 n, u64 virt, dma_addr_t dma)
 {
+	o->area.niovs = niovs;
+	o->area.num_niovs = n;
+	o->area.base_virtual = virt;
+	o->binding = b;
+	o->dma = dma;
+}
+
+/*
+ * Give every niov of run @r (index @first of its first niov) its owner
+ * area, DMA address and offset.
+ */
+static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
+			    unsigned int r, u32 first)
+{
+	struct devmemx_region *reg = &b->regions[r];
 	u64 size = 1ULL << b->niov_shift;
 	u32 i, n = run->len >> b->niov_shift;
+	struct devmemx_owner *o = NULL;
 
 	reg->dma = run->dma;
 	reg->first = first;
+	if (!devmemx_owner_per_niov(b)) {
+		o = &b->owners[r];
+		devmemx_owner_init(o, b, &b->niovs[first], n, run->virt, run->dma);
+	}
 	for (i = 0; i < n; i++) {
-		struct devmemx_owner *o = &b->owners[first + i];
 		struct net_iov *niov = &b->niovs[first + i];
 
-		o->area.niovs = niov;
-		o->area.num_niovs = 1;
-		o->area.base_virtual = run->virt + i * size;
-		o->binding = b;
-		o->dma = run->dma + i * size;
+		if (devmemx_owner_per_niov(b)) {
+			o = &b->owners[first + i];
+			devmemx_owner_init(o, b, niov, 1, run->virt + i * size,
+					   run->dma + i * size);
+		}
 		niov->type = NET_IOV_DMABUF;
 		niov->owner = &o->area;
-		niov->desc.dma_addr = o->dma;
+		niov->desc.dma_addr = run->dma + i * size;
 	}
 	return gen_pool_add_owner(b->pool, run->dma, run->dma, run->len,
 				  NUMA_NO_NODE, reg);
@@ -115,7 +156,7 @@ static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
 static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack)
 {
 	u64 size = 1ULL << b->niov_shift, virt = 0, skip;
-	unsigned int i, nr = 0, r, used = 0;
+	unsigned int i, nr = 0, r, used = 0, nowners;
 	struct devmemx_run *runs;
 	struct scatterlist *sg;
 	u32 n = 0;
@@ -153,8 +194,9 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 	b->niov_count = n;
 	b->carved = (u64)n << b->niov_shift;
 	b->wasted = b->dmabuf->size - b->carved;
+	nowners = devmemx_owner_per_niov(b) ? n : nr;
 	b->niovs = kvcalloc(n, sizeof(*b->niovs), GFP_KERNEL);
-	b->owners = kvcalloc(n, sizeof(*b->owners), GFP_KERNEL);
+	b->owners = kvcalloc(nowners, sizeof(*b->owners), GFP_KERNEL);
 	b->regions = kvcalloc(nr, sizeof(*b->regions), GFP_KERNEL);
 	b->pool = gen_pool_create(b->niov_shift, NUMA_NO_NODE);
 	if (!b->niovs || !b->owners || !b->regions || !b->pool) {
@@ -164,12 +206,12 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 	for (r = 0, n = 0; r < nr && !err; r++) {
 		if (!runs[r].len)
 			continue;
-		err = devmemx_fill_run(b, &runs[r], &b->regions[used++], n);
+		err = devmemx_fill_run(b, &runs[r], used++, n);
 		n += runs[r].len >> b->niov_shift;
 	}
 	/* A gen_pool chunk per region holds a bit per niov. */
-	b->metadata = sizeof(*b) + (u64)b->niov_count *
-		      (sizeof(*b->niovs) + sizeof(*b->owners)) +
+	b->metadata = sizeof(*b) + (u64)b->niov_count * sizeof(*b->niovs) +
+		      (u64)nowners * sizeof(*b->owners) +
 		      (u64)nr * sizeof(*b->regions) +
 		      (u64)used * sizeof(struct gen_pool_chunk) +
 		      BITS_TO_LONGS(b->niov_count) * sizeof(long);

@@ -18,15 +18,20 @@ struct sg_table;
 
 /*
  * A niov's owner: the stack finds the binding through it
- * (net_iov_owner() -> container -> binding). One per niov, so that
- * net_iov_idx() is 0 and the stack's PAGE_SHIFT arithmetic holds for any
- * niov size.
+ * (net_iov_owner() -> container -> binding). One per run of page-sized
+ * niovs; one per niov above that, so that net_iov_idx() is 0 and the
+ * stack's PAGE_SHIFT arithmetic holds for any niov size.
  */
 struct devmemx_owner {
 	struct net_iov_area area;
 	struct devmemx_binding *binding;
 	dma_addr_t dma;
 };
+
+/* Where the stack reads the binding (struct dmabuf_genpool_chunk_owner). */
+static_assert(offsetof(struct devmemx_owner, binding) ==
+	      DEVMEMX_BTF_OWNER_BINDING,
+	      "this kernel's devmem finds a niov's binding elsewhere: update struct devmemx_owner");
 
 /* A run of DMA-contiguous, niov-aligned memory in the gen_pool. */
 struct devmemx_region {
