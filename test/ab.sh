@@ -34,6 +34,11 @@ out=$DX_BUILD/ab
 rm -rf "$out"
 mkdir -p "$out"
 export DX_QEMU_EXTRA="-accel tcg,thread=single -icount shift=0,sleep=off"
+# One CPU. Under -icount the guest's clock counts the instructions of every
+# vCPU, which take turns on one host thread: with two, a CPU's busy time
+# would hold the other's instructions too. With one, busy time is the
+# instructions run, and each task's run time its own.
+export DX_VM_CPUS=1
 export DX_VM_TIMEOUT=${DX_VM_TIMEOUT:-5400}
 start=$SECONDS
 # Under -icount guest time follows the instructions run, not the host's

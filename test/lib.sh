@@ -83,9 +83,10 @@ dx_in_root() {
 # build/vm/$DX_VM_NAME): console.log (the kernel log), results.log (the
 # script's output).
 # usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
-# DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting) adds QEMU flags.
+# DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting) adds QEMU flags;
+# DX_VM_CPUS (default 2) sets the CPU count.
 dx_boot() {
-	local series=$1 script=$2 kver out name cpus=2
+	local series=$1 script=$2 kver out name cpus=${DX_VM_CPUS:-2}
 	shift 2
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
@@ -95,8 +96,9 @@ dx_boot() {
 	rm -f "$out"/{console.log,results.log}
 	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$name/initrd.img" ||
 		dx_die "cannot pack the initramfs for $kver"
-	# Two CPUs. A kernel without ACPI (the debug one) finds them in the
-	# BIOS's MP table, which has one entry per socket: one socket each.
+	# Two CPUs (DX_VM_CPUS). A kernel without ACPI (the debug one) finds
+	# them in the BIOS's MP table, which has one entry per socket: one
+	# socket each.
 	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m 2G \
 		-smp $cpus,sockets=$cpus,cores=1,threads=1 \
 		-display none -monitor none -no-reboot \

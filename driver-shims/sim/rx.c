@@ -307,10 +307,14 @@ int dxsim_poll(struct napi_struct *napi, int budget)
 	struct dxsim_rxq *rxq = container_of(napi, struct dxsim_rxq, napi);
 	struct sk_buff *from;
 	int done = 0;
+	u64 t;
 
 	while (done < budget && (from = skb_dequeue(&rxq->ring))) {
 		dxsim_rx_one(rxq, from);
+		/* The peer's TX completion: its work, not this host's. */
+		t = local_clock();
 		napi_consume_skb(from, budget);
+		dxsim_dev_time(rxq, t);
 		done++;
 	}
 	/* A session never outlives the poll that built it. */

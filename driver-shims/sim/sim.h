@@ -161,8 +161,10 @@ void dxsim_resv_new(struct dxsim_rxq *rxq);
 
 /*
  * Time a guest CPU spends doing what a NIC does in hardware (parse headers,
- * decide HW-GRO, write payload by DMA), counted so that benchmarks can take
- * it out of host CPU figures. Started with local_clock(); NAPI context only.
+ * decide HW-GRO, write payload by DMA) or what the sending host does (free
+ * what it sent), counted so that benchmarks can take it out of the
+ * receiving host's CPU figures. Started with local_clock(); NAPI context
+ * only.
  */
 static inline void dxsim_dev_time(struct dxsim_rxq *rxq, u64 start)
 {

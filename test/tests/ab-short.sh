@@ -34,6 +34,11 @@ for set in main flows4; do
 	bad=$(awk -F, -v b="$(col bytes)" -v m="$(col mismatches)" -v v="$(col verified)" \
 		'NR > 1 && ($b != 4194304 || $m != 0 || $v != 1)' $csv)
 	[ -z "$bad" ] || fail "$set: runs that did not move 4M of verified data: $bad"
+	# The sender's side ran in dxsim0's NAPI threads (--sender-tasks),
+	# and its time, like the device's, is known for every run.
+	bad=$(awk -F, -v t="$(col tx_tasks_ns)" -v d="$(col device_ns)" \
+		'NR > 1 && !($t > 0 && $d > 0)' $csv)
+	[ -z "$bad" ] || fail "$set: runs without the sender tasks' or the device's time: $bad"
 	for c in $(ab_configs | tr ',' ' '); do
 		for phase in verify timed; do
 			grep -q ",$c,[a-z-]*,[0-9]*,$phase," $csv || fail "$set: no $phase run of $c"

@@ -50,10 +50,15 @@ expect_err 2 'devmemx-rx: bad --addr "host": use an IPv4 or IPv6 address' \
 	rx send --addr host --port 9 --bytes 1
 expect_err 2 'devmemx-rx: unexpected argument "x" for send' \
 	rx send --addr 127.0.0.1 --port 9 --bytes 1 x
+expect_err 2 'devmemx-rx: bad --sender-tasks "napi/x-,": use task name prefixes, e.g. napi/eth1-,ksoftirqd/0' \
+	rx ab --dev lo --queues 0 --sender-tasks napi/x-,
 
 # --- refusals before the kernel is asked -----------------------------------
 expect_err 1 'devmemx-rx: no network device "nope0" (see: ip link)' \
 	recv --dev nope0 --queues 0
+# Sender tasks that do not exist, before anything is bound.
+expect_err 1 'devmemx-rx: --sender-tasks napi/nope0-,nope/: no task'"'"'s name starts with any of these (see /proc/*/comm)' \
+	rx ab --dev lo --queues 0 --sender-tasks napi/nope0-,nope/
 expect_err 1 'devmemx-rx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)' \
 	recv --dev lo --queues 0 --provider devmemx
 

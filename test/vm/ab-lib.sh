@@ -10,16 +10,43 @@ ab_configs() {
 	echo "$c"
 }
 
+# ab_hosts: the sending and the receiving host in one VM. Both sims' NAPI
+# runs in threads (threaded NAPI), so that dxsim0's, the sender's side
+# (ACKs in, its transmit completions), has tasks of its own that ab can
+# count as the sender's (--sender-tasks), as it counts the sender's
+# processes. With two CPUs the sender's side runs on CPU 0 and the
+# receiver's on CPU 1 (NAPI threads pinned as a real NIC's interrupts are):
+# left to the scheduler, they would sometimes share a CPU and sometimes not.
+# Prints the taskset prefix for the receiver.
+ab_hosts() {
+	local p n=0 c
+	ip netns exec rx sh -c 'echo 1 >/sys/class/net/dxsim1/threaded' &&
+		ip netns exec tx sh -c 'echo 1 >/sys/class/net/dxsim0/threaded' ||
+		fail "cannot make the sim's NAPI threaded"
+	for p in /proc/[0-9]*; do
+		case $(cat $p/comm 2>/dev/null) in
+		napi/dxsim1-*) c=1 ;;
+		napi/dxsim0-*) c=0 ;;
+		*) continue ;;
+		esac
+		n=$((n + 1))
+		[ "$(nproc)" -ge 2 ] || continue
+		taskset -pc $c ${p#/proc/} >/dev/null || fail "cannot pin $(cat $p/comm) to CPU $c"
+	done
+	[ $n -gt 0 ] || fail "no NAPI threads of dxsim0 or dxsim1"
+	[ "$(nproc)" -ge 2 ] && echo "taskset -c 1" || true
+}
+
 # ab_run NAME OUTDIR [devmemx-rx ab args...]: one runner invocation in
-# netns rx, the sender in netns tx; files OUTDIR/NAME.{csv,sum.csv,md}.
-# The sender (and the receive softirq its transmit raises) runs on CPU 0,
-# the receiver on CPU 1: left to the scheduler, the two sometimes share a
-# CPU and sometimes not, and the CPU figures of a run jump between the two.
+# netns rx, the sender in netns tx, the hosts as ab_hosts sets them; files
+# OUTDIR/NAME.{csv,sum.csv,md}.
 ab_run() {
-	local name=$1 out=$2
+	local name=$1 out=$2 pin
 	shift 2
-	ip netns exec rx taskset -c 1 devmemx-rx ab --dev dxsim1 \
-		--sender "taskset -c 0 /sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
+	pin=$(ab_hosts) || exit 1
+	ip netns exec rx $pin devmemx-rx ab --dev dxsim1 \
+		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
+		--sender-tasks napi/dxsim0- \
 		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr)" \
 		--unload-cmd "rmmod devmemx" --udmabuf 64M --hugetlb \
 		--tag "$DX_SERIES $name" --csv "$out/$name.csv" \

@@ -11,11 +11,10 @@ ab_plot() {
 	command -v gnuplot >/dev/null || { echo "ab-plot: no gnuplot (gnuplot-nox in the build root)" >&2; exit 1; }
 	for f in "$dir"/*.sum.csv; do
 		case $f in *main.sum.csv) ;; *) continue ;; esac
-		# One data file per provider: size, CPU s/GiB (w/o device when
-		# known), cmsgs/GiB.
+		# One data file per provider: size, the receiving host's CPU
+		# s/GiB, cmsgs/GiB.
 		awk -F, -v d="$dir" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			{ cpu = $c["cpu_nodev_s_per_gib_median"]
-			  if (cpu == "") cpu = $c["cpu_s_per_gib_median"]
+			{ cpu = $c["host_cpu_s_per_gib_median"]
 			  split($1, t, " ")
 			  print $c["niov_size"], cpu, $c["cmsgs_per_gib_median"] > (d "/plot-" t[1] "-" $c["provider"] ".dat") }' "$f"
 	done
@@ -26,7 +25,7 @@ ab_plot() {
 			echo "set logscale x 2; set xtics (4096, 16384, 32768, 65536); set format x '%.0s%cB'"
 			echo "set xlabel 'niov size'; set key outside right"
 			if [ $col = cpu ]; then
-				echo "set ylabel 'CPU s per GiB received (whole machine, medians)'"
+				echo "set ylabel 'receiving host CPU s per GiB received (medians)'"
 				echo "set yrange [0:*]"
 			else
 				echo "set ylabel 'cmsgs per GiB received (medians)'; set logscale y"

@@ -17,7 +17,8 @@
 
 #define GIB	1073741824.0
 
-enum { M_MBPS, M_CPU, M_CPU_NODEV, M_SOFTIRQ, M_RXCPU, M_TXCPU, M_RECVMSG,
+enum { M_MBPS, M_CPU, M_CPU_NODEV, M_HOST, M_SOFTIRQ, M_RXCPU, M_TXCPU,
+       M_RECVMSG,
        M_CMSGS, M_TOKENS, M_DONTNEED, M_PPALLOC, M_GRO, M_BIND, M_META,
        AB_NM };
 
@@ -33,6 +34,7 @@ static const struct ab_metric ab_metrics[AB_NM] = {
 	[M_MBPS] = { "mb_per_s", "MB/s", F_RATE },
 	[M_CPU] = { "cpu_s_per_gib", "CPU s/GiB", F_SEC },
 	[M_CPU_NODEV] = { "cpu_nodev_s_per_gib", "w/o device", F_SEC },
+	[M_HOST] = { "host_cpu_s_per_gib", "receiving host s/GiB", F_SEC },
 	[M_SOFTIRQ] = { "softirq_s_per_gib", "softirq s/GiB", F_SEC },
 	[M_RXCPU] = { "rx_cpu_s_per_gib", "receiver s/GiB", F_SEC },
 	[M_TXCPU] = { "tx_cpu_s_per_gib", "sender s/GiB", F_SEC },
@@ -67,21 +69,47 @@ static const char *ab_kernel(void)
 	return u.release;
 }
 
-static uint64_t ab_busy(const struct ab_result *r)
+/*
+ * The machine's busy time (s). On one CPU, /proc/schedstat's run time of
+ * every task, in ns: exact there, since ab reads it just after sleeping,
+ * when every other task has been switched out and accounted. Otherwise
+ * /proc/stat's ticks: a task running on another CPU across a snapshot
+ * would land its whole slice in the wrong run.
+ */
+static bool ab_busy_exact(const struct ab_result *r)
+{
+	return r->have_sched && r->one_cpu;
+}
+
+static double ab_busy(const struct ab_result *r)
 {
 	uint64_t busy = 0;
 	int i;
 
+	if (ab_busy_exact(r))
+		return r->sched_ns / 1e9;
 	for (i = 0; i < AB_NCPU; i++)
 		if (i != AB_IDLE && i != AB_IOWAIT)
 			busy += r->cpu[i];
-	return busy;
+	return busy / (double)ab_clk_tck();
+}
+
+/* The sender's CPU on this machine: its processes and --sender-tasks. */
+static double ab_sender_cpu(const struct ab_result *r)
+{
+	return (r->have_tx ? r->tx_user + r->tx_sys : 0) + r->tx_tasks_ns / 1e9;
+}
+
+double ab_host_cpu(const struct ab_result *r)
+{
+	return ab_busy(r) -
+	       (r->have_device ? r->device_ns / 1e9 : 0) - ab_sender_cpu(r);
 }
 
 /* Per GiB received (bind and metadata: per GiB of dma-buf bound). */
 static void ab_values(const struct ab_result *r, double m[AB_NM])
 {
-	double g = r->bytes / GIB, tck = ab_clk_tck(), busy = ab_busy(r) / tck;
+	double g = r->bytes / GIB, tck = ab_clk_tck(), busy = ab_busy(r);
 	double bound = r->dmabuf_bytes / GIB;
 	const uint64_t *pp = r->pp;
 
@@ -90,9 +118,10 @@ static void ab_values(const struct ab_result *r, double m[AB_NM])
 	m[M_MBPS] = r->wall > 0 ? r->bytes / r->wall / 1e6 : NAN;
 	m[M_CPU] = busy / g;
 	m[M_CPU_NODEV] = r->have_device ? (busy - r->device_ns / 1e9) / g : NAN;
+	m[M_HOST] = ab_host_cpu(r) / g;
 	m[M_SOFTIRQ] = r->cpu[AB_SOFTIRQ] / tck / g;
 	m[M_RXCPU] = (r->rx_user + r->rx_sys) / g;
-	m[M_TXCPU] = r->have_tx ? (r->tx_user + r->tx_sys) / g : NAN;
+	m[M_TXCPU] = r->have_tx || r->tx_tasks_ns ? ab_sender_cpu(r) / g : NAN;
 	m[M_RECVMSG] = r->st.recvmsg_calls / g;
 	m[M_CMSGS] = r->st.cmsgs_dmabuf / g;
 	m[M_TOKENS] = r->st.tokens / g;
@@ -165,25 +194,14 @@ static void ab_put(FILE *f, double v, enum ab_fmt fmt)
 }
 
 /*
- * The CPU figure the bar applies to: /proc/stat's, without device time when
- * the driver reports it. (schedstat's run time goes to the CSV only: it is
+ * The CPU figure the bars apply to is the receiving host's: /proc/stat's
+ * busy time less what is not the host's work, the device's time (where
+ * the driver reports it) and the sender's when it runs on this machine.
+ * (schedstat's run time of the whole machine goes to the CSV only: it is
  * added when a task switches out, so a task running across a snapshot
  * lands in the wrong run.)
  */
-static int ab_bar_metric(const struct ab_result *r, unsigned int n)
-{
-	bool dev = n > 0;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		dev &= r[i].have_device;
-	return dev ? M_CPU_NODEV : M_CPU;
-}
-
-static const char *ab_bar_name(int cpu)
-{
-	return cpu == M_CPU_NODEV ? "CPU s/GiB w/o device" : "CPU s/GiB";
-}
+#define AB_BAR_CPU	M_HOST
 
 static const struct ab_agg *ab_find(const struct ab_cfg *cfgs,
 				    const struct ab_agg *g, unsigned int ncfgs,
@@ -213,19 +231,20 @@ static void ab_ratio(FILE *f, const char *what, const char *metric,
 }
 
 static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
-		      const struct ab_agg *g, unsigned int ncfgs, int cpu)
+		      const struct ab_agg *g, unsigned int ncfgs)
 {
 	uint32_t page = sysconf(_SC_PAGESIZE), sizes[AB_MAX_CFGS];
 	const struct ab_agg *d4 = ab_find(cfgs, g, ncfgs, AB_DEVMEMX, page);
 	const struct ab_agg *d64 = ab_find(cfgs, g, ncfgs, AB_DEVMEMX, 65536);
-	const char *cm = ab_bar_name(cpu);
+	const char *cm = ab_metrics[AB_BAR_CPU].head;
 	unsigned int i, n = 0;
 	char what[96], sz[16];
 
 	fprintf(f, "\n| ratio (medians) | of | value | bar | |\n|---|---|---|---|---|\n");
 	ab_ratio(f, "devmemx-4K / netdev-4K", cm, d4,
-		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page), cpu, 1.03, true);
-	ab_ratio(f, "devmemx-64K / devmemx-4K", cm, d64, d4, cpu, 0.70, true);
+		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page), AB_BAR_CPU, 1.03, true);
+	ab_ratio(f, "devmemx-64K / devmemx-4K", cm, d64, d4, AB_BAR_CPU, 0.70,
+		 true);
 	ab_ratio(f, "devmemx-64K / devmemx-4K", "cmsgs/GiB", d64, d4, M_CMSGS,
 		 0.125, true);
 	for (i = 0; i < ncfgs; i++)
@@ -237,11 +256,12 @@ static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
 
 		ab_fmt_size(sz, sizeof(sz), sizes[i]);
 		snprintf(what, sizeof(what), "devmemx-%s / netdev-%s", sz, sz);
-		ab_ratio(f, what, cm, x, y, cpu, 1.00, true);
+		ab_ratio(f, what, cm, x, y, AB_BAR_CPU, 1.00, true);
 	}
 	ab_ratio(f, "netdev-4K / netdev-nodx-4K", cm,
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page),
-		 ab_find(cfgs, g, ncfgs, AB_NETDEV_NODX, page), cpu, 1.01, true);
+		 ab_find(cfgs, g, ncfgs, AB_NETDEV_NODX, page), AB_BAR_CPU, 1.01,
+		 true);
 	for (i = 0; i < ncfgs; i++) {
 		const struct ab_agg *y;
 
@@ -261,7 +281,6 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 	       unsigned int ncfgs, const struct ab_result *r, unsigned int n)
 {
 	struct ab_agg g[AB_MAX_CFGS];
-	int cpu = ab_bar_metric(r, n);
 	unsigned int i, k;
 	char sz[16];
 
@@ -269,12 +288,16 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 	fprintf(f, "\n### %s%skernel %s, %s, %u flow%s, %s per run, seed %" PRIu64 "\n\n",
 		o->tag ? o->tag : "", o->tag ? ": " : "", ab_kernel(), o->dev,
 		o->flows, o->flows > 1 ? "s" : "", sz, o->seed);
-	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound); CPU is the whole machine's from /proc/stat (tick samples), also w/o the device's time (rx<N>_device_ns) where the driver reports it; spread = (max - min) / median of %s, the figure the ratios use.\n\n",
-		ab_bar_name(cpu));
+	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound). CPU is the whole machine's busy time, %s; w/o device, less the device's time (rx<N>_device_ns) where the driver reports it; %s, less also the sender's where it runs on this machine (its processes%s): the figure the ratios use; spread = its (max - min) / median.\n\n",
+		n && ab_busy_exact(r) ?
+		"the tasks' run time from /proc/schedstat (one CPU: exact)" :
+		"from /proc/stat (tick samples)",
+		ab_metrics[AB_BAR_CPU].head,
+		o->sender_tasks ? " and --sender-tasks" : "");
 	fprintf(f, "| configuration | runs |");
 	for (k = 0; k < AB_NM; k++) {
 		fprintf(f, " %s |", ab_metrics[k].head);
-		if (k == M_CPU_NODEV)
+		if (k == AB_BAR_CPU)
 			fprintf(f, " spread |");
 	}
 	fprintf(f, "\n|---|---:|");
@@ -286,9 +309,9 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 		fprintf(f, "| %s | %u |", cfgs[i].name, g[i].runs);
 		for (k = 0; k < AB_NM; k++) {
 			ab_put(f, g[i].med[k], ab_metrics[k].fmt);
-			if (k == M_CPU_NODEV) {
-				double s = (g[i].max[cpu] - g[i].min[cpu]) /
-					   g[i].med[cpu];
+			if (k == AB_BAR_CPU) {
+				double s = (g[i].max[k] - g[i].min[k]) /
+					   g[i].med[k];
 
 				if (isnan(s))
 					fputs(" - |", f);
@@ -298,7 +321,7 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 		}
 		fputc('\n', f);
 	}
-	ab_ratios(f, cfgs, g, ncfgs, cpu);
+	ab_ratios(f, cfgs, g, ncfgs);
 	fflush(f);
 }
 
@@ -330,14 +353,15 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 
 	if (!f)
 		return -errno;
-	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source\n");
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source\n");
 	for (i = 0; i < n; i++) {
 		const struct ab_result *x = &r[i];
 
-		fprintf(f, "%s,%s,%u,%s,%s,%u,%s,%u,%u,%" PRIu64 ",%.6f,%ld",
+		fprintf(f, "%s,%s,%u,%s,%s,%u,%s,%u,%u,%" PRIu64 ",%.6f,%.6f,%ld",
 			o->tag ? o->tag : "", ab_kernel(), o->flows, x->cfg->name,
 			ab_prov_name(x->cfg->prov), x->cfg->size, x->phase,
-			x->round, x->order, x->bytes, x->wall, ab_clk_tck());
+			x->round, x->order, x->bytes, x->wall, ab_busy(x),
+			ab_clk_tck());
 		for (k = 0; k < AB_NCPU; k++)
 			fprintf(f, ",%" PRIu64, x->cpu[k]);
 		fprintf(f, ",%.6f,%.6f,", x->rx_user, x->rx_sys);
@@ -345,6 +369,9 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 			fprintf(f, "%.6f,%.6f", x->tx_user, x->tx_sys);
 		else
 			fputc(',', f);
+		fputc(',', f);
+		if (o->sender_tasks)
+			fprintf(f, "%" PRIu64, x->tx_tasks_ns);
 		fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d",
 			x->st.recvmsg_calls, x->st.cmsgs_dmabuf,
 			x->st.cmsgs_linear, x->st.tokens, x->st.dontneed_calls,

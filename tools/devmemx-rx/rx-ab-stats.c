@@ -5,8 +5,10 @@
  * simulated NIC's device time (ethtool -S), and struct sizes from the
  * running kernel's BTF.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -85,6 +87,65 @@ bool ab_sched_read(uint64_t *ns)
 	}
 	fclose(f);
 	return any;
+}
+
+static bool ab_comm_matches(const char *comm, const char *prefixes)
+{
+	const char *p = prefixes, *end;
+
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ',');
+		if (end > p && !strncmp(comm, p, end - p))
+			return true;
+	}
+	return false;
+}
+
+int ab_tasks_ns(const char *prefixes, uint64_t *ns)
+{
+	char path[sizeof("/proc//schedstat") + NAME_MAX], comm[64];
+	unsigned long long run;
+	unsigned int found = 0;
+	struct dirent *d;
+	FILE *f;
+	DIR *dir;
+
+	*ns = 0;
+	dir = opendir("/proc");
+	if (!dir) {
+		fprintf(stderr, "devmemx-rx: /proc: %s\n", strerror(errno));
+		return -errno;
+	}
+	while ((d = readdir(dir))) {
+		if (d->d_name[0] < '1' || d->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;	/* gone since readdir */
+		if (!fgets(comm, sizeof(comm), f))
+			comm[0] = 0;
+		fclose(f);
+		comm[strcspn(comm, "\n")] = 0;
+		if (!ab_comm_matches(comm, prefixes))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/schedstat", d->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%llu", &run) == 1) {
+			*ns += run;
+			found++;
+		}
+		fclose(f);
+	}
+	closedir(dir);
+	if (!found) {
+		fprintf(stderr, "devmemx-rx: --sender-tasks %s: no task's name starts with any of these (see /proc/*/comm)\n",
+			prefixes);
+		return -ESRCH;
+	}
+	return 0;
 }
 
 /* ---- netdev family dumps ---------------------------------------------- */

@@ -188,6 +188,12 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 	struct rusage ru;
 	int ret;
 
+	/*
+	 * Sleep first: on one CPU every other task is then switched out, its
+	 * run time accounted in /proc/schedstat, and ab's own slice is
+	 * fresh.
+	 */
+	usleep(2000);
 	s->t = ab_now();
 	getrusage(RUSAGE_SELF, &ru);
 	s->rx_user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
@@ -199,6 +205,8 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 				     &s->q);
 	if (!ret)
 		ret = ab_device_ns(a->o->dev, &s->device_ns, &s->have_device);
+	if (!ret && a->o->sender_tasks)
+		ret = ab_tasks_ns(a->o->sender_tasks, &s->tx_tasks_ns);
 	return ret;
 }
 
@@ -285,7 +293,9 @@ static void ab_delta(struct ab_result *r, const struct ab_snap *s0,
 	r->q.gro_wire_packets = s1->q.gro_wire_packets - s0->q.gro_wire_packets;
 	r->device_ns = s1->device_ns - s0->device_ns;
 	r->sched_ns = s1->sched_ns - s0->sched_ns;
+	r->tx_tasks_ns = s1->tx_tasks_ns - s0->tx_tasks_ns;
 	r->have_sched = s0->have_sched && s1->have_sched;
+	r->one_cpu = sysconf(_SC_NPROCESSORS_ONLN) == 1;
 }
 
 /* Listen, steer, and (with --sender) start the sender of every flow. */
@@ -481,16 +491,11 @@ static void ab_progress(const struct ab *a, const struct ab_result *r,
 			unsigned int k, unsigned int total)
 {
 	double g = r->bytes / 1073741824.0;
-	uint64_t busy = 0;
-	int i;
 
-	for (i = 0; i < AB_NCPU; i++)
-		if (i != AB_IDLE && i != AB_IOWAIT)
-			busy += r->cpu[i];
-	fprintf(stderr, "[%u/%u] %-6s %-18s %7.1f MB/s %7.2f CPU s/GiB %8.0f cmsgs/GiB%s\n",
+	fprintf(stderr, "[%u/%u] %-6s %-18s %7.1f MB/s %7.3f host s/GiB %8.0f cmsgs/GiB%s\n",
 		k, total, r->phase, r->cfg->name,
 		r->wall > 0 ? r->bytes / r->wall / 1e6 : 0,
-		g > 0 ? busy / (double)ab_clk_tck() / g : 0,
+		g > 0 ? ab_host_cpu(r) / g : 0,
 		g > 0 ? r->st.cmsgs_dmabuf / g : 0,
 		r->st.mismatches ? " MISMATCH" : "");
 	(void)a;
@@ -548,7 +553,11 @@ static int ab_setup(struct ab *a)
 {
 	const struct ab_opts *o = a->o;
 	unsigned int i;
+	uint64_t ns;
 
+	/* The sender's tasks must be there before anything is bound. */
+	if (o->sender_tasks && ab_tasks_ns(o->sender_tasks, &ns))
+		return -ESRCH;
 	a->ro.dev = o->dev;
 	a->ro.ifindex = if_nametoindex(o->dev);
 	if (!a->ro.ifindex) {

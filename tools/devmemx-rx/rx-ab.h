@@ -43,6 +43,7 @@ struct ab_opts {
 	const char *listen;
 	const char *sender;		/* run "SENDER --port P --bytes N" */
 	const char *load_cmd, *unload_cmd;
+	const char *sender_tasks;	/* comm prefixes, comma-separated */
 	const char *csv, *summary, *md, *tag;
 	int timeout;
 };
@@ -75,6 +76,7 @@ struct ab_snap {
 	bool have_device;
 	uint64_t sched_ns;		/* /proc/schedstat: tasks' run time */
 	bool have_sched;
+	uint64_t tx_tasks_ns;		/* --sender-tasks' run time */
 };
 
 /* One run: everything the CSV row holds. */
@@ -87,6 +89,7 @@ struct ab_result {
 	uint64_t cpu[AB_NCPU];		/* ticks over the run */
 	double rx_user, rx_sys, tx_user, tx_sys;
 	bool have_tx;
+	uint64_t tx_tasks_ns;		/* with --sender-tasks */
 	struct rx_stats st;		/* summed over the flows */
 	uint64_t pp[AB_NPP];
 	bool have_pp;
@@ -95,6 +98,7 @@ struct ab_result {
 	bool have_device;
 	uint64_t sched_ns;
 	bool have_sched;
+	bool one_cpu;			/* the machine had one CPU online */
 	double bind_sec;
 	uint64_t dmabuf_bytes;
 	uint64_t niov_count;
@@ -120,6 +124,12 @@ int ab_pp_read(uint32_t id, uint64_t pp[AB_NPP], bool *have);
 int ab_pp_count(uint32_t id);
 /* Sum of the device's rx<N>_device_ns (ethtool -S); *@have false if none. */
 int ab_device_ns(const char *dev, uint64_t *ns, bool *have);
+/*
+ * Run time (ns, /proc/PID/schedstat) of the tasks whose name starts with
+ * one of @prefixes (comma-separated), summed; -errno, or -ESRCH (after a
+ * message) when none does.
+ */
+int ab_tasks_ns(const char *prefixes, uint64_t *ns);
 /* sizeof a struct in the running kernel, from /sys/kernel/btf/vmlinux. */
 long ab_btf_struct_size(const char *name);
 /* Run the per-CPU NET_RX that frees deferred skbs (loopback UDP per CPU). */
@@ -127,6 +137,8 @@ void ab_flush_deferred(void);
 
 /* rx-ab-report.c */
 void ab_fmt_size(char *out, size_t len, uint64_t v);
+/* The receiving host's CPU of a run (s): what the bars are judged on. */
+double ab_host_cpu(const struct ab_result *r);
 int ab_csv_write(const char *path, const struct ab_opts *o,
 		 const struct ab_result *r, unsigned int n);
 void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,

@@ -28,8 +28,8 @@ void rx_usage(FILE *f)
 	      "                     [--runs N] [--flows N] [--seed N] [--verify]\n"
 	      "                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
 	      "                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE]\n"
-	      "                     [--listen ADDR] [--sender CMD] [--load-cmd CMD]\n"
-	      "                     [--unload-cmd CMD] [--timeout SEC]\n"
+	      "                     [--listen ADDR] [--sender CMD] [--sender-tasks LIST]\n"
+	      "                     [--load-cmd CMD] [--unload-cmd CMD] [--timeout SEC]\n"
 	      "       devmemx-rx pools | queues | qstats\n"
 	      "       devmemx-rx -h | --help\n"
 	      "\n"
@@ -75,11 +75,12 @@ void rx_usage(FILE *f)
 	      "(provider x niov size) binds the dma-buf, receives --bytes over --flows\n"
 	      "connections and unbinds, per run; one verified pass of every configuration\n"
 	      "first, then --runs rounds of timed runs, each round in an order shuffled\n"
-	      "from the printed seed. Per run: whole-machine CPU (/proc/stat), the\n"
-	      "receiver's own CPU, recvmsg calls, cmsgs, tokens, SO_DEVMEM_DONTNEED calls,\n"
-	      "page-pool allocations, HW-GRO qstats, device time (rx<N>_device_ns in\n"
-	      "ethtool -S, where the driver has it), bind time and metadata; then medians\n"
-	      "per GiB and the ratios devmemx is judged by.\n"
+	      "from the printed seed. Per run: whole-machine CPU (/proc/stat) and the\n"
+	      "receiving host's (less device and sender time), the receiver's own CPU,\n"
+	      "recvmsg calls, cmsgs, tokens, SO_DEVMEM_DONTNEED calls, page-pool\n"
+	      "allocations, HW-GRO qstats, device time (rx<N>_device_ns in ethtool -S,\n"
+	      "where the driver has it), bind time and metadata; then medians per GiB\n"
+	      "and the ratios devmemx is judged by.\n"
 	      "  --sizes LIST          niov sizes, e.g. 4K,16K,64K (default 4K); in-tree\n"
 	      "                        sizes above 4K need Linux 7.3\n"
 	      "  --providers LIST      netdev, devmemx, netdev-nodx (in-tree with devmemx\n"
@@ -108,6 +109,10 @@ void rx_usage(FILE *f)
 	      "                        with --fill zero added for runs not verified (the\n"
 	      "                        sender shares the machine being measured); without\n"
 	      "                        it ab prints what to run on the sender\n"
+	      "  --sender-tasks LIST   tasks (name prefixes, e.g. napi/dxsim0-) that\n"
+	      "                        work for a sender on this machine: their run\n"
+	      "                        time, like the --sender's, is not the receiving\n"
+	      "                        host's\n"
 	      "  --listen ADDR         listen on ADDR, as for recv; also the address the\n"
 	      "                        printed sender loop sends to\n"
 	      "  --load-cmd CMD        shell command that loads devmemx again after a\n"
@@ -182,7 +187,7 @@ enum {
 	O_DMA_HEAP, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
-	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD,
+	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
 };
 
 static int recv_opt(int c, char *arg, int argc, char **argv,
@@ -499,6 +504,13 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o,
 		return dx_parse_size(argv[optind++], "--dma-heap", &o->buf.size);
 	case O_LISTEN: o->listen = arg; return 0;
 	case O_SENDER: o->sender = arg; return 0;
+	case O_SENDER_TASKS:
+		if (!*arg || strstr(arg, ",,") || *arg == ',' ||
+		    arg[strlen(arg) - 1] == ',')
+			return dx_bad_usage("bad --sender-tasks \"%s\": use task name prefixes, e.g. napi/eth1-,ksoftirqd/0",
+					    arg);
+		o->sender_tasks = arg;
+		return 0;
 	case O_LOAD_CMD: o->load_cmd = arg; return 0;
 	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
 	case O_TIMEOUT: return parse_seconds(arg, "--timeout", &o->timeout);
@@ -550,6 +562,7 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "sender", required_argument, NULL, O_SENDER },
+		{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },
 		{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
 		{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
