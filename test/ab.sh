@@ -9,12 +9,15 @@
 #
 # usage: ab.sh [-k "7.2 7.3"] [-b BYTES] [-r RUNS] [-s SEED] [-S SETS]
 #
-# Bytes per run: /proc/stat samples CPU per tick (HZ 250, reported in 10 ms
-# units). With 16M per run a run held about 25 busy ticks and the same
-# configuration spread 8-25% (max-min over median); 64M with the fast
-# sender, 17-36%; 512M (about 190 ticks, sender and receiver pinned) 2-47%,
-# most 10-20%, so a median of 5 is good to a few percent: enough to read the
-# 0.70 and 1/8 bars, marginal for 1.01-1.03. Flow (guest) times are under 1%.
+# Bytes per run. The VM has one vCPU and counts instructions (below), so
+# a run's busy, device and sender times are exact; what still varies from
+# run to run is the flow itself. Left to the scheduler, the receiver took
+# the data in 940 recvmsg calls per 512M in some runs and 3900 in others
+# (at 4K: 10% more CPU), so medians of 5 missed or met a bar by luck; with
+# the NAPI threads at SCHED_FIFO (ab-lib.sh) the calls are steady and, at
+# 128M per run, the receiving host's CPU spread (max-min over median, 5
+# runs) 2-3% at 4K and 16K, up to 8% at 64K. 512M per run averages over
+# four times as much data.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -76,7 +79,8 @@ merge "$out"/*.sum.csv >"$out/summary.csv"
 	echo "QEMU TCG with \`$DX_QEMU_EXTRA\`; $bytes per run, $runs timed runs per configuration after a verified one, MTU 9000. Ratios within one run are the result; absolute TCG numbers mean little."
 	for series in $kernels; do
 		for s in ${sets//,/ }; do
-			cat "$out/$series-$s"*.md 2>/dev/null
+			# scale-64M, scale-256M, scale-1024M in that order
+			ls "$out/$series-$s"*.md 2>/dev/null | sort -V | xargs -r cat
 		done
 	done
 	# Bind time and metadata against the dma-buf's size.

@@ -41,8 +41,11 @@ ab_plot() {
 			done
 			echo
 		} >"$dir/$col.gp"
-		gnuplot "$dir/$col.gp" || { echo "ab-plot: gnuplot failed on $col.gp" >&2; exit 1; }
-		rm -f "$dir/$col.gp"
+		# Its stderr only when it fails: without a terminal database
+		# (the VM has none) it also complains about that.
+		gnuplot "$dir/$col.gp" 2>"$dir/$col.err" ||
+			{ cat "$dir/$col.err" >&2; echo "ab-plot: gnuplot failed on $col.gp" >&2; exit 1; }
+		rm -f "$dir/$col.gp" "$dir/$col.err"
 	done
 	rm -f "$dir"/plot-*.dat
 }

@@ -26,6 +26,9 @@ for f in /bin/bash /usr/sbin/ethtool /sbin/ip /src/build/tools/devmemx \
 	add_bin "$f"
 done
 ln -sf /sbin/ip "$stage/bin/ip" 2>/dev/null || true
+# chrt (util-linux; busybox has none): make ab's NAPI threads
+add_bin /usr/bin/chrt
+cp /usr/bin/chrt "$stage/usr/bin/chrt"
 # make ab's plots (gnuplot-nox in the build root)
 if [ -x /usr/bin/gnuplot ]; then
 	add_bin "$(readlink -f /usr/bin/gnuplot)"

@@ -26,10 +26,10 @@ case $(uname -r) in *-dxdebug) limit=1200 ;; esac
 # pid), for at most $limit s; then kill whatever of it is still running: a
 # hung test's children would otherwise keep going (and keep its output
 # open). Output in /tmp/dx-test.out (streamed too with -x); the test's
-# status, 124 if it timed out.
+# status, 124 if it timed out; /tmp/dx-leftover if it left processes.
 run_test() {
 	local pid wd tl= rc
-	rm -f /tmp/dx-timedout
+	rm -f /tmp/dx-timedout /tmp/dx-leftover
 	(cd /tmp && exec setsid bash ${xtrace:+-x} "$1") </dev/null >/tmp/dx-test.out 2>&1 &
 	pid=$!
 	(	# the watchdog (a sleep of at most 1 s outlives it)
@@ -50,9 +50,7 @@ run_test() {
 	wait $pid
 	rc=$?
 	# What the test left running, in its process group.
-	if kill -KILL -- -$pid 2>/dev/null; then
-		echo "# left behind: processes of the test, killed" >>/tmp/dx-test.out
-	fi
+	kill -KILL -- -$pid 2>/dev/null && touch /tmp/dx-leftover
 	kill $wd 2>/dev/null
 	wait $wd
 	if [ -n "$tl" ]; then
@@ -76,11 +74,15 @@ for t in /dx/tests/*.sh; do
 	else
 		out=$(cat /tmp/dx-test.out)
 	fi
-	[ $rc = 124 ] && out+=$'\n'"timed out after $limit s"
-	# Whatever a test loaded or bound, it must have undone.
+	[ $rc = 124 ] && out=${out:+$out$'\n'}"timed out after $limit s"
+	# Whatever a test started, loaded or bound, it must have undone.
+	if [ -e /tmp/dx-leftover ] && [ $rc != 124 ]; then
+		out=${out:+$out$'\n'}"left behind: processes of the test (killed)"
+		[ $rc = 0 ] || [ $rc = 4 ] && rc=1
+	fi
 	left=$(awk '$1 ~ /^devmemx/ { print $1 }' /proc/modules)
 	if [ -n "$left" ]; then
-		out+=$'\n'"left behind: modules $left"
+		out=${out:+$out$'\n'}"left behind: modules $left"
 		[ $rc = 0 ] || [ $rc = 4 ] && rc=1
 		for m in $left; do rmmod "$m"; done
 	fi

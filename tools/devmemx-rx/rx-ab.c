@@ -145,10 +145,16 @@ static int ab_plan(struct ab *a)
 }
 
 /* Run a shell command (--load-cmd, --unload-cmd); 0 when it exited 0. */
-static int ab_sh(const char *cmd)
+/* Run @cmd with /bin/sh; @quiet: its stderr to /dev/null. 0 if it exits 0. */
+static int ab_sh(const char *cmd, bool quiet)
 {
-	int st = system(cmd);
+	char *q = NULL;
+	int st;
 
+	if (quiet && asprintf(&q, "{ %s\n} 2>/dev/null", cmd) < 0)
+		return -1;
+	st = system(q ?: cmd);
+	free(q);
 	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
@@ -157,8 +163,9 @@ static int ab_dx_unload(struct ab *a)
 {
 	int i;
 
+	/* Quiet while the last bindings drain; the last try says why. */
 	for (i = 0; i < 50; i++) {
-		if (!ab_sh(a->o->unload_cmd)) {
+		if (!ab_sh(a->o->unload_cmd, i < 49)) {
 			a->dx_unloaded = true;
 			return 0;
 		}
@@ -174,7 +181,7 @@ static int ab_dx_load(struct ab *a)
 {
 	if (!a->dx_unloaded)
 		return 0;
-	if (ab_sh(a->o->load_cmd)) {
+	if (ab_sh(a->o->load_cmd, false)) {
 		fprintf(stderr, "devmemx-rx: \"%s\" failed: devmemx is not loaded again\n",
 			a->o->load_cmd);
 		return -EIO;
