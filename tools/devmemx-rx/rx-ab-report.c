@@ -18,9 +18,8 @@
 #define GIB	1073741824.0
 
 enum { M_MBPS, M_CPU, M_CPU_NODEV, M_HOST, M_SOFTIRQ, M_RXCPU, M_TXCPU,
-       M_RECVMSG,
-       M_CMSGS, M_TOKENS, M_DONTNEED, M_PPALLOC, M_GRO, M_BIND, M_META,
-       AB_NM };
+       M_RECVMSG, M_CMSGS, M_TOKENS, M_DONTNEED, M_PPALLOC, M_GRO, M_BIND,
+       M_META, AB_NM };
 
 enum ab_fmt { F_RATE, F_SEC, F_COUNT, F_MIB };
 
@@ -194,12 +193,9 @@ static void ab_put(FILE *f, double v, enum ab_fmt fmt)
 }
 
 /*
- * The CPU figure the bars apply to is the receiving host's: /proc/stat's
+ * The CPU figure the bars apply to is the receiving host's: the machine's
  * busy time less what is not the host's work, the device's time (where
  * the driver reports it) and the sender's when it runs on this machine.
- * (schedstat's run time of the whole machine goes to the CSV only: it is
- * added when a task switches out, so a task running across a snapshot
- * lands in the wrong run.)
  */
 #define AB_BAR_CPU	M_HOST
 
