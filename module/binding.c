@@ -88,14 +88,16 @@ void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov)
 }
 
 /*
- * The stack finds a niov's offset in the dma-buf, and its DMA address, as
- * its index in its owner's area shifted by PAGE_SHIFT. Page-sized niovs
- * can share one owner per run, as in-tree devmem's do; larger ones need
- * an owner each, so that the index is always 0.
+ * The stack finds a niov's offset in the dma-buf as its index in its
+ * owner's area shifted by the binding's niov_shift where the kernel's
+ * binding has one (7.3; devmemx sets it), by PAGE_SHIFT before. Niovs can
+ * share one owner per run, as in-tree devmem's do, where that shift is
+ * theirs; otherwise each needs an owner of its own, so that the index is
+ * always 0.
  */
 static bool devmemx_owner_per_niov(const struct devmemx_binding *b)
 {
-	return b->niov_shift != PAGE_SHIFT;
+	return DEVMEMX_BTF_BINDING_NIOV_SHIFT < 0 && b->niov_shift != PAGE_SHIFT;
 }
 
 struct devmemx_run {

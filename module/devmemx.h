@@ -18,9 +18,9 @@ struct sg_table;
 
 /*
  * A niov's owner: the stack finds the binding through it
- * (net_iov_owner() -> container -> binding). One per run of page-sized
- * niovs; one per niov above that, so that net_iov_idx() is 0 and the
- * stack's PAGE_SHIFT arithmetic holds for any niov size.
+ * (net_iov_owner() -> container -> binding). One per run of niovs; on
+ * kernels whose stack shifts by PAGE_SHIFT (7.2), one per niov larger than
+ * a page, so that net_iov_idx() is 0 and that arithmetic holds.
  */
 struct devmemx_owner {
 	struct net_iov_area area;
