@@ -157,7 +157,7 @@ static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
  */
 static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack)
 {
-	u64 size = 1ULL << b->niov_shift, virt = 0, skip;
+	u64 size = 1ULL << b->niov_shift, virt = 0, skip, meta;
 	unsigned int i, nr = 0, r, used = 0, nowners;
 	struct devmemx_run *runs;
 	struct scatterlist *sg;
@@ -211,12 +211,13 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 		err = devmemx_fill_run(b, &runs[r], used++, n);
 		n += runs[r].len >> b->niov_shift;
 	}
-	/* A gen_pool chunk per region holds a bit per niov. */
-	b->metadata = sizeof(*b) + (u64)b->niov_count * sizeof(*b->niovs) +
-		      (u64)nowners * sizeof(*b->owners) +
-		      (u64)nr * sizeof(*b->regions) +
-		      (u64)used * sizeof(struct gen_pool_chunk) +
-		      BITS_TO_LONGS(b->niov_count) * sizeof(long);
+	/* The arrays; a gen_pool chunk per region, with a bit per niov. */
+	meta = (u64)b->niov_count * sizeof(*b->niovs);
+	meta += (u64)nowners * sizeof(*b->owners);
+	meta += (u64)nr * sizeof(*b->regions);
+	meta += (u64)used * sizeof(struct gen_pool_chunk);
+	meta += BITS_TO_LONGS(b->niov_count) * sizeof(long);
+	b->metadata = meta + sizeof(*b);
 out:
 	kvfree(runs);
 	return err;
