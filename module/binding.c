@@ -127,18 +127,19 @@ static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
 	struct devmemx_region *reg = &b->regions[r];
 	u64 size = 1ULL << b->niov_shift;
 	u32 i, n = run->len >> b->niov_shift;
+	bool per_niov = devmemx_owner_per_niov(b);
 	struct devmemx_owner *o = NULL;
 
 	reg->dma = run->dma;
 	reg->first = first;
-	if (!devmemx_owner_per_niov(b)) {
+	if (!per_niov) {
 		o = &b->owners[r];
 		devmemx_owner_init(o, b, &b->niovs[first], n, run->virt, run->dma);
 	}
 	for (i = 0; i < n; i++) {
 		struct net_iov *niov = &b->niovs[first + i];
 
-		if (devmemx_owner_per_niov(b)) {
+		if (per_niov) {
 			o = &b->owners[first + i];
 			devmemx_owner_init(o, b, niov, 1, run->virt + i * size,
 					   run->dma + i * size);

@@ -24,23 +24,25 @@ ab_configs() {
 # would sometimes share a CPU and sometimes not.
 # Prints the taskset prefix for the receiver.
 ab_hosts() {
-	local p n=0 c
+	local p n=0 c comm cpus
+	cpus=$(nproc)
 	ip netns exec rx sh -c 'echo 1 >/sys/class/net/dxsim1/threaded' &&
 		ip netns exec tx sh -c 'echo 1 >/sys/class/net/dxsim0/threaded' ||
 		fail "cannot make the sim's NAPI threaded"
 	for p in /proc/[0-9]*; do
-		case $(cat $p/comm 2>/dev/null) in
+		comm=$(cat $p/comm 2>/dev/null)
+		case $comm in
 		napi/dxsim1-*) c=1 ;;
 		napi/dxsim0-*) c=0 ;;
 		*) continue ;;
 		esac
 		n=$((n + 1))
-		chrt -f -p 50 ${p#/proc/} >/dev/null || fail "cannot make $(cat $p/comm) SCHED_FIFO"
-		[ "$(nproc)" -ge 2 ] || continue
-		taskset -pc $c ${p#/proc/} >/dev/null || fail "cannot pin $(cat $p/comm) to CPU $c"
+		chrt -f -p 50 ${p#/proc/} >/dev/null || fail "cannot make $comm SCHED_FIFO"
+		[ $cpus -ge 2 ] || continue
+		taskset -pc $c ${p#/proc/} >/dev/null || fail "cannot pin $comm to CPU $c"
 	done
 	[ $n -gt 0 ] || fail "no NAPI threads of dxsim0 or dxsim1"
-	[ "$(nproc)" -ge 2 ] && echo "taskset -c 1" || true
+	[ $cpus -ge 2 ] && echo "taskset -c 1" || true
 }
 
 # ab_run NAME OUTDIR [devmemx-rx ab args...]: one runner invocation in

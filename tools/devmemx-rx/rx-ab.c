@@ -144,8 +144,10 @@ static int ab_plan(struct ab *a)
 	return ret;
 }
 
-/* Run a shell command (--load-cmd, --unload-cmd); 0 when it exited 0. */
-/* Run @cmd with /bin/sh; @quiet: its stderr to /dev/null. 0 if it exits 0. */
+/*
+ * Run a shell command (--load-cmd, --unload-cmd), with its stderr to
+ * /dev/null if @quiet; 0 when it exited 0.
+ */
 static int ab_sh(const char *cmd, bool quiet)
 {
 	char *q = NULL;
