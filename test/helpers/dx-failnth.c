@@ -10,7 +10,9 @@
  * bind where OP needs one, and ends with every binding gone: the step fails
  * unless devmemx's INFO then counts no binding, niov or page pool. Prints
  * one line per outcome (errno and extack message) with its count, and the
- * number of steps; -v prints every step.
+ * number of steps; -v prints every step. -c runs OP once with no fault
+ * and prints how many allocations fail-nth counted in it (the steps a full
+ * run will take, less one).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,8 +21,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/udmabuf.h>
 
 #include "linux/devmemx.h"
 #include "linux/netdev.h"
@@ -28,13 +33,15 @@
 
 #define MAX_STEPS	20000
 #define MAX_OUTCOMES	64
+#define COUNT_ARM	1000000000u
 
 enum op { OP_BIND, OP_UNBIND, OP_RELEASE };
 
 static unsigned int ifindex, queue, bufsize;
-static bool netdev, verbose;
+static bool netdev, verbose, count;
 static uint16_t dx_family, nd_family;
 static int dmabuf, nth_fd, info_sock;
+static unsigned long counted;
 static struct msg m;
 
 static struct {
@@ -73,6 +80,39 @@ static bool disarm(void)
 	injected = atoi(s) == 0;
 	arm(0);
 	return injected;
+}
+
+/*
+ * The dma-buf's shape sets how many allocations a bind makes: one chunk or
+ * more per DMA-contiguous run, and a plain memfd's runs depend on how
+ * fragmented memory is (a 1M one had from 1 to 256 of them, so one bind took
+ * 90 steps on a fresh boot and 1,600 later). For page-sized niovs: PIECES
+ * pages of one huge page, a page apart, so always PIECES runs and steps that
+ * fail between them; larger niovs get a whole huge page (one run).
+ */
+#define PIECES	4
+
+static int udmabuf_pieces(void)
+{
+	struct {
+		struct udmabuf_create_list head;
+		struct udmabuf_create_item item[PIECES];
+	} req = { .head = { .flags = UDMABUF_FLAGS_CLOEXEC, .count = PIECES } };
+	int memfd, dev, fd, i;
+
+	memfd = memfd_create("dx-failnth", MFD_ALLOW_SEALING | MFD_HUGETLB);
+	if (memfd < 0 || ftruncate(memfd, 2 << 20) || fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK))
+		return -1;
+	for (i = 0; i < PIECES; i++)
+		req.item[i] = (struct udmabuf_create_item){
+			.memfd = memfd, .offset = 2 * i * 4096, .size = 4096,
+		};
+	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	fd = dev < 0 ? -1 : ioctl(dev, UDMABUF_CREATE_LIST, &req);
+	if (dev >= 0)
+		close(dev);
+	close(memfd);
+	return fd;
 }
 
 static int bind_rx(int sock, struct outcome *o)
@@ -176,7 +216,7 @@ static bool step(enum op op, unsigned int n)
 	if (op != OP_BIND && (bind_rx(sock, &pre) || pre.err))
 		die("the bind before the step failed: %s", pre.text[0] ? pre.text :
 		    strerror(pre.err ?: EIO));
-	arm(n);
+	arm(count ? COUNT_ARM : n);
 	switch (op) {
 	case OP_BIND:
 		rc = bind_rx(sock, &o);
@@ -188,6 +228,13 @@ static bool step(enum op op, unsigned int n)
 		rc = close(sock);
 		sock = -1;
 		memset(&o, 0, sizeof(o));
+	}
+	if (count) {
+		char s[16] = "";
+
+		if (pread(nth_fd, s, sizeof(s) - 1, 0) <= 0)
+			die("cannot read /proc/thread-self/fail-nth: %s", strerror(errno));
+		counted = COUNT_ARM - strtoul(s, NULL, 10);
 	}
 	injected = disarm();
 	/* An allocation of the request's own skb or of its answer failed. */
@@ -214,10 +261,10 @@ int main(int argc, char **argv)
 	unsigned int n, i;
 	double t0;
 
-	if (argc > 1 && !strcmp(argv[1], "-v"))
-		verbose = true, argc--, argv++;
+	for (; argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-c")); argc--, argv++)
+		*(argv[1][1] == 'v' ? &verbose : &count) = true;
 	if (argc < 5 || argc > 6) {
-		fprintf(stderr, "usage: dx-failnth [-v] IFNAME QUEUE bind|unbind|release devmemx|netdev [RX-BUF-SIZE]\n");
+		fprintf(stderr, "usage: dx-failnth [-v] [-c] IFNAME QUEUE bind|unbind|release devmemx|netdev [RX-BUF-SIZE]\n");
 		return 2;
 	}
 	ifindex = if_nametoindex(argv[1]);
@@ -234,9 +281,9 @@ int main(int argc, char **argv)
 	if (nth_fd < 0)
 		die("/proc/thread-self/fail-nth: %s (a kernel with CONFIG_FAULT_INJECTION)",
 		    strerror(errno));
-	dmabuf = udmabuf(1 << 20, false);
+	dmabuf = bufsize > 4096 ? udmabuf(2 << 20, true) : udmabuf_pieces();
 	if (dmabuf < 0)
-		die("cannot make a 1M udmabuf: %s", strerror(errno));
+		die("cannot make a udmabuf: %s", strerror(errno));
 	info_sock = nl_open();
 	dxnl_quiet = true;	/* counted as ENOBUFS outcomes instead */
 	dx_family = family_id(info_sock, DEVMEMX_FAMILY_NAME);
@@ -244,6 +291,12 @@ int main(int argc, char **argv)
 		nd_family = family_id(info_sock, NETDEV_FAMILY_NAME);
 
 	t0 = now();
+	if (count) {
+		if (!step(op, 0))
+			die("%s failed with no fault injected", names[op]);
+		printf("dx-failnth: %s %s: %lu allocations counted\n", names[op], argv[4], counted);
+		return 0;
+	}
 	for (n = 1; n <= MAX_STEPS && !step(op, n); n++)
 		;
 	if (n > MAX_STEPS) {
