@@ -95,11 +95,15 @@ for t in /dx/tests/*.sh; do
 	   sed 's/^/# /' <<<"$out" ;;
 	esac
 done
-# With kmemleak (debug kernels): scan once all tests are done. Objects
-# unreferenced for 5 s are reported in the kernel log ("N new suspected
-# memory leaks"), which fails dmesg-clean; their records are kept here.
+# With kmemleak (debug kernels): scan once all tests are done, twice, since
+# kmemleak reports an object only once its contents stayed the same from one
+# scan to the next. Objects unreferenced for 5 s are reported in the kernel
+# log ("N new suspected memory leaks"), which fails dmesg-clean; their
+# records are kept here.
 if [ -w /sys/kernel/debug/kmemleak ]; then
 	sleep 6
+	echo scan >/sys/kernel/debug/kmemleak
+	sleep 1
 	echo scan >/sys/kernel/debug/kmemleak
 	n=$(grep -c '^unreferenced object' /sys/kernel/debug/kmemleak || true)
 	echo "# kmemleak: $n suspected leaks after the tests"
