@@ -8,6 +8,7 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/kmemleak.h>
 #include <linux/module.h>
 
 #include "sim.h"
@@ -79,10 +80,13 @@ static void __exit dxsim_exit(void)
 		dxsim_destroy(dxsim_devs[i]);
 	dxsim_debugfs_exit();
 	root_device_unregister(dxsim_dma_dev);
-	if (dxsim_dma_dev_shared)
+	if (dxsim_dma_dev_shared) {
+		/* Kept on purpose, one per load: not a leak for kmemleak. */
+		kmemleak_not_leak(dxsim_dma_dev);
 		pr_info("DMA device kept for dma-buf mappings that may outlive the module\n");
-	else
+	} else {
 		put_device(dxsim_dma_dev);
+	}
 }
 
 module_init(dxsim_init);
