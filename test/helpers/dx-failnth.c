@@ -11,8 +11,8 @@
  * unless devmemx's INFO then counts no binding, niov or page pool. Prints
  * one line per outcome (errno and extack message) with its count, and the
  * number of steps; -v prints every step. -c runs OP once with no fault
- * and prints how many allocations fail-nth counted in it (the steps a full
- * run will take, less one).
+ * and prints how many allocations fail-nth counted in it (about the steps a
+ * full run takes: a fault some of them absorb can add allocations).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -69,17 +69,15 @@ static void arm(unsigned int n)
 		die("cannot write /proc/thread-self/fail-nth: %s", strerror(errno));
 }
 
-/* Disarm; true when the fault was injected (the count ran out). */
-static bool disarm(void)
+/* Disarm; what was left of the count (0: the fault was injected). */
+static unsigned long disarm(void)
 {
 	char s[16] = "";
-	bool injected;
 
 	if (pread(nth_fd, s, sizeof(s) - 1, 0) <= 0)
 		die("cannot read /proc/thread-self/fail-nth: %s", strerror(errno));
-	injected = atoi(s) == 0;
 	arm(0);
-	return injected;
+	return strtoul(s, NULL, 10);
 }
 
 /*
@@ -209,6 +207,7 @@ static bool step(enum op op, unsigned int n)
 {
 	struct outcome o, pre = { 0 };
 	int sock = nl_open();
+	unsigned long left;
 	bool injected;
 	long long v[3];
 	int rc;
@@ -229,14 +228,9 @@ static bool step(enum op op, unsigned int n)
 		sock = -1;
 		memset(&o, 0, sizeof(o));
 	}
-	if (count) {
-		char s[16] = "";
-
-		if (pread(nth_fd, s, sizeof(s) - 1, 0) <= 0)
-			die("cannot read /proc/thread-self/fail-nth: %s", strerror(errno));
-		counted = COUNT_ARM - strtoul(s, NULL, 10);
-	}
-	injected = disarm();
+	left = disarm();
+	injected = !left;
+	counted = COUNT_ARM - left;
 	/* An allocation of the request's own skb or of its answer failed. */
 	if (rc && !o.err)
 		o.err = ENOBUFS, strcpy(o.text, "(no answer: netlink lost the request or its reply)");
