@@ -67,9 +67,11 @@ static int cmd_recv(struct rx_opts *o)
 		return -ENODEV;
 	}
 	rx_signals_setup();
-	ret = bind.ops->open(&bind);
+	ret = rx_watch_link(o->dev, o->ifindex);
+	if (!ret)
+		ret = bind.ops->open(&bind);
 	if (ret)
-		return ret;
+		goto out;
 	ret = dx_dmabuf_create(&buf, &o->buf);
 	if (!ret)
 		ret = bind.ops->bind(&bind, o, buf.fd);
@@ -81,9 +83,14 @@ static int cmd_recv(struct rx_opts *o)
 	rx_flow_del(&flow);
 	bind.ops->close(&bind);
 	dx_dmabuf_destroy(&buf);
+out:
+	rx_unwatch_link();
 	if (ret == -EINTR && rx_stop_sig)
 		fprintf(stderr, "devmemx-rx: stopped by %s\n",
 			rx_stop_sig == SIGINT ? "SIGINT" : "SIGTERM");
+	if (ret == -ENODEV && rx_link_lost)
+		fprintf(stderr, "devmemx-rx: %s went away (unregistered, or moved to another network namespace)\n",
+			o->dev);
 	return ret;
 }
 

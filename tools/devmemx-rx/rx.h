@@ -95,9 +95,12 @@ int rx_accept(int lfd, const struct rx_opts *o);
 int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	       uint32_t binding_id, struct rx_stats *st);
 
-/* devmemx-rx.c: SIGINT/SIGTERM, delivered only while waiting. */
+/* rx-signal.c: SIGINT/SIGTERM, delivered only while waiting; the device. */
 extern volatile int rx_stop_sig;
+extern bool rx_link_lost;
 void rx_signals_setup(void);
+int rx_watch_link(const char *dev, unsigned int ifindex);
+void rx_unwatch_link(void);
 int rx_wait(int fd, short events, int timeout_ms);
 
 /* rx-netdev.c: netdev family dumps, one JSON line per object. */
