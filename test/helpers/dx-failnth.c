@@ -21,8 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/udmabuf.h>
@@ -96,19 +94,16 @@ static int udmabuf_pieces(void)
 		struct udmabuf_create_list head;
 		struct udmabuf_create_item item[PIECES];
 	} req = { .head = { .flags = UDMABUF_FLAGS_CLOEXEC, .count = PIECES } };
-	int memfd, dev, fd, i;
+	int memfd, fd, i;
 
-	memfd = memfd_create("dx-failnth", MFD_ALLOW_SEALING | MFD_HUGETLB);
-	if (memfd < 0 || ftruncate(memfd, 2 << 20) || fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK))
+	memfd = memfd_sealed(2 << 20, true);
+	if (memfd < 0)
 		return -1;
 	for (i = 0; i < PIECES; i++)
 		req.item[i] = (struct udmabuf_create_item){
 			.memfd = memfd, .offset = 2 * i * 4096, .size = 4096,
 		};
-	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
-	fd = dev < 0 ? -1 : ioctl(dev, UDMABUF_CREATE_LIST, &req);
-	if (dev >= 0)
-		close(dev);
+	fd = udmabuf_ioctl(UDMABUF_CREATE_LIST, &req);
 	close(memfd);
 	return fd;
 }

@@ -221,21 +221,41 @@ long long devmemx_info(int fd, uint16_t family, uint16_t attr)
 	return v;
 }
 
+/* A memfd of @size bytes (hugetlb pages if @huge), sealed against shrinking. */
+int memfd_sealed(size_t size, bool huge)
+{
+	int memfd = memfd_create(ME, MFD_ALLOW_SEALING | (huge ? MFD_HUGETLB : 0));
+
+	if (memfd >= 0 && (ftruncate(memfd, size) ||
+			   fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK))) {
+		close(memfd);
+		return -1;
+	}
+	return memfd;
+}
+
+/* UDMABUF_CREATE or UDMABUF_CREATE_LIST: the dma-buf's fd, or -1. */
+int udmabuf_ioctl(unsigned long cmd, void *req)
+{
+	int dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	int fd = dev < 0 ? -1 : ioctl(dev, cmd, req);
+
+	if (dev >= 0)
+		close(dev);
+	return fd;
+}
+
 /* A udmabuf of @size bytes over a sealed memfd (hugetlb pages if @huge). */
 int udmabuf(size_t size, bool huge)
 {
-	struct udmabuf_create req = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = size };
-	int memfd, dev, fd;
+	int memfd = memfd_sealed(size, huge), fd;
+	struct udmabuf_create req = {
+		.memfd = memfd, .flags = UDMABUF_FLAGS_CLOEXEC, .size = size,
+	};
 
-	memfd = memfd_create(ME, MFD_ALLOW_SEALING | (huge ? MFD_HUGETLB : 0));
-	if (memfd < 0 || ftruncate(memfd, size) ||
-	    fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK))
+	if (memfd < 0)
 		return -1;
-	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
-	req.memfd = memfd;
-	fd = dev < 0 ? -1 : ioctl(dev, UDMABUF_CREATE, &req);
-	if (dev >= 0)
-		close(dev);
+	fd = udmabuf_ioctl(UDMABUF_CREATE, &req);
 	close(memfd);
 	return fd;
 }

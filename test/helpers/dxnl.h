@@ -34,6 +34,8 @@ void nest_end(struct msg *m, size_t at);
 int nl_open(void);
 int call(int fd, struct msg *m, uint32_t seq, struct outcome *o);
 uint16_t family_id(int fd, const char *name);
+int memfd_sealed(size_t size, bool huge);
+int udmabuf_ioctl(unsigned long cmd, void *req);
 int udmabuf(size_t size, bool huge);
 /* An INFO attribute of the devmemx family (DEVMEMX_A_INFO_*), or -1. */
 long long devmemx_info(int fd, uint16_t family, uint16_t attr);
