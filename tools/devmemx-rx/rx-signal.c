@@ -76,16 +76,17 @@ int rx_watch_link(const char *dev, unsigned int ifindex)
 	struct sockaddr_nl sa = {
 		.nl_family = AF_NETLINK, .nl_groups = RTMGRP_LINK,
 	};
-	int fd;
+	int fd, err;
 
 	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK,
 		    NETLINK_ROUTE);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = errno;
 		fprintf(stderr, "devmemx-rx: cannot watch %s for removal (rtnetlink): %s\n",
-			dev, strerror(errno));
+			dev, strerror(err));
 		if (fd >= 0)
 			close(fd);
-		return -errno;
+		return -err;
 	}
 	rx_link_fd = fd;
 	rx_link_ifindex = ifindex;
