@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # rmmod devmemx_sim under in-tree devmem: while a binding waits for a
-# connection, and while data flows. No warnings; the receiver sees its device
+# connection, and while data flows; and the bound device moved to another
+# network namespace. No warnings; the receiver sees its device
 # go (nothing on its sockets says so) and exits at once, saying why, without
 # touching the flow rule it made (the rule went with the device); and the page
 # pools of the device are gone once the binding's buffers are.
@@ -8,7 +9,7 @@
 
 no_pools() { flush_deferred_skbs; [ -z "$(pools rx)" ]; }
 bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
-cleanup() { ip netns del tx 2>/dev/null; ip netns del rx 2>/dev/null; true; }
+cleanup() { ip netns del tx 2>/dev/null || true; ip netns del rx 2>/dev/null || true; }
 trap cleanup EXIT
 
 setup() {
@@ -64,3 +65,18 @@ gone_exit $rpid "mid-stream"
 kill $spid 2>/dev/null || true
 wait $spid || true
 wait_until 20 no_pools || fail "page pools left after rmmod mid-stream: $(pools rx)"
+cleanup
+
+# 3. Bound, and the device moves to another namespace: gone for the
+# receiver too; the binding ends with its socket.
+setup
+ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 8002 \
+	--expect 1 --timeout $long >/dev/null 2>/tmp/rx.err &
+pid=$!
+wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
+ip -n rx link set dxsim1 netns tx
+gone_exit $pid "moved to another namespace"
+unbound_tx() { flush_deferred_skbs; [ "$(dmabuf_pools tx)" = 0 ]; }
+wait_until 20 unbound_tx || fail "dma-buf page pool left after the moved device's receiver ended: $(pools tx)"
+cleanup
+rmmod devmemx_sim
