@@ -9,6 +9,7 @@
 
 no_pools() { flush_deferred_skbs; [ -z "$(pools rx)" ]; }
 bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
+unbound_tx() { flush_deferred_skbs; [ "$(dmabuf_pools tx)" = 0 ]; }
 cleanup() { ip netns del tx 2>/dev/null || true; ip netns del rx 2>/dev/null || true; }
 trap cleanup EXIT
 
@@ -22,6 +23,14 @@ setup() {
 # what ends them.
 long=600
 ended() { [ ! -e /proc/$1 ] || grep -q '^State:.*zombie' /proc/$1/status; }
+# recv_bound PORT BYTES: a receiver on dxsim1 queue 2 (stdout /tmp/rx.json,
+# stderr /tmp/rx.err), bound; its pid in $pid.
+recv_bound() {
+	ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port "$1" \
+		--expect "$2" --timeout $long >/tmp/rx.json 2>/tmp/rx.err &
+	pid=$!
+	wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
+}
 # gone_exit PID WHEN: receiver PID, whose device was just removed, ends at
 # once with status 1 and says why.
 gone_exit() {
@@ -36,10 +45,7 @@ gone_exit() {
 
 # 1. Bound and idle: the receiver waits for a connection.
 setup
-ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 8000 \
-	--expect 1 --timeout $long >/dev/null 2>/tmp/rx.err &
-pid=$!
-wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
+recv_bound 8000 1
 rmmod devmemx_sim
 gone_exit $pid "waiting for a connection"
 wait_until 20 no_pools || fail "page pools left after rmmod: $(pools rx)"
@@ -49,17 +55,14 @@ cleanup
 # The sender starts once the receiver is bound (a bind can take long on the
 # debug kernel); it is stopped once the device is gone.
 setup
-ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 8001 \
-	--expect 268435456 --timeout $long >/tmp/rx.json 2>/tmp/rx.err &
-rpid=$!
-wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
+recv_bound 8001 268435456
 ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port 8001 \
 	--bytes 268435456 --timeout $((10 * DX_SLOW)) >/dev/null 2>/tmp/tx.err &
 spid=$!
 flowing() { [ "$(rx_stat rx2_split)" -gt 200 ]; }
 wait_until 20 flowing || fail "no devmem traffic on queue 2 (receiver: $(cat /tmp/rx.err); sender: $(cat /tmp/tx.err))"
 rmmod devmemx_sim
-gone_exit $rpid "mid-stream"
+gone_exit $pid "mid-stream"
 [ "$(jget bytes /tmp/rx.json)" -gt 0 ] || fail "nothing received before the device went: $(cat /tmp/rx.json)"
 [ "$(jget mismatches /tmp/rx.json)" = 0 ] || fail "mismatches before the device went: $(cat /tmp/rx.json)"
 kill $spid 2>/dev/null || true
@@ -70,13 +73,9 @@ cleanup
 # 3. Bound, and the device moves to another namespace: gone for the
 # receiver too; the binding ends with its socket.
 setup
-ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 8002 \
-	--expect 1 --timeout $long >/dev/null 2>/tmp/rx.err &
-pid=$!
-wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
+recv_bound 8002 1
 ip -n rx link set dxsim1 netns tx
 gone_exit $pid "moved to another namespace"
-unbound_tx() { flush_deferred_skbs; [ "$(dmabuf_pools tx)" = 0 ]; }
 wait_until 20 unbound_tx || fail "dma-buf page pool left after the moved device's receiver ended: $(pools tx)"
 cleanup
 rmmod devmemx_sim
