@@ -14,11 +14,27 @@
 
 #include "devmemx.h"
 
+/* The driver's own verdict on a buffer size, without touching a queue. */
+static int devmemx_validate_size(struct net_device *dev, u32 size,
+				 struct netlink_ext_ack *extack)
+{
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+	struct netdev_queue_config qcfg = {};
+
+	if (!qops->ndo_validate_qcfg)
+		return size == PAGE_SIZE ? 0 : -EOPNOTSUPP;
+	if (qops->ndo_default_qcfg)
+		qops->ndo_default_qcfg(dev, &qcfg);
+	qcfg.rx_page_size = size;
+	return qops->ndo_validate_qcfg(dev, &qcfg, extack);
+}
+
 /* The device-wide conditions for devmem; called with the device locked. */
 int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 		      struct netlink_ext_ack *extack)
 {
 	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+	int err;
 
 	if (!qops || !netdev_need_ops_lock(dev)) {
 		NL_SET_ERR_MSG_FMT(extack,
@@ -49,22 +65,11 @@ int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 				   dev->name, PAGE_SIZE);
 		return -EOPNOTSUPP;
 	}
-	return 0;
-}
-
-/* The driver's own verdict on a buffer size, without touching a queue. */
-static int devmemx_validate_size(struct net_device *dev, u32 size,
-				 struct netlink_ext_ack *extack)
-{
-	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
-	struct netdev_queue_config qcfg = {};
-
-	if (!qops->ndo_validate_qcfg)
-		return size == PAGE_SIZE ? 0 : -EOPNOTSUPP;
-	if (qops->ndo_default_qcfg)
-		qops->ndo_default_qcfg(dev, &qcfg);
-	qcfg.rx_page_size = size;
-	return qops->ndo_validate_qcfg(dev, &qcfg, extack);
+	err = devmemx_validate_size(dev, niov_size, extack);
+	if (err && extack && !extack->_msg)
+		NL_SET_ERR_MSG_FMT(extack, "the driver of %s refuses rx-buf-size %u",
+				   dev->name, niov_size);
+	return err;
 }
 
 /* Bit n set: the driver accepts RX buffers of 2^n bytes (PAGE_SIZE..1M). */
@@ -279,24 +284,17 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 }
 
 /*
- * Called with the device locked, after devmemx_check_queue() passed for
- * every queue under that same lock; on failure no queue keeps the provider.
+ * Called with the device locked, after devmemx_check_dev() and
+ * devmemx_check_queue() (for every queue) passed under that same lock; on
+ * failure no queue keeps the provider.
  */
 int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
 			   unsigned int n, struct netlink_ext_ack *extack)
 {
 	struct net_device *dev = b->dev;
 	unsigned int i;
-	int err;
+	int err = 0;
 
-	err = devmemx_validate_size(dev, 1U << b->niov_shift, extack);
-	if (err) {
-		if (!extack || !extack->_msg)
-			NL_SET_ERR_MSG_FMT(extack,
-					   "the driver of %s refuses rx-buf-size %u",
-					   dev->name, 1U << b->niov_shift);
-		return err;
-	}
 	for (i = 0; i < n; i++) {
 		err = devmemx_queue_open(dev, q[i], b, extack);
 		if (err)

@@ -19,14 +19,21 @@ refused() { # message, then the bind arguments
 	no_state "$*"
 }
 
+# Each refusal below comes before devmemx makes a binding, so none takes an
+# id: the first bind after them gets the id after this one.
+id0=$(ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
+	json_ids)
+ip netns exec rx devmemx unbind "$id0" >/dev/null
+dx_wait_idle
+
 for size in 0 3 2048 4097; do
 	refused "rx-buf-size $size: must be a power of two of at least 4096 (Invalid argument)" \
 		dev dxsim1 queues 2 size $size --udmabuf 4M
 done
 refused "rx-page-size 262144: must be a power of two from 4096 to 131072 (Numerical result out of range)" \
 	dev dxsim1 queues 2 size 256K --udmabuf 8M --hugetlb
-refused "rx-buf-size 8388608 is larger than the dma-buf (4194304 bytes) (Invalid argument)" \
-	dev dxsim1 queues 2 size 8M --udmabuf 4M --hugetlb
+refused "rx-buf-size 131072 is larger than the dma-buf (65536 bytes) (Invalid argument)" \
+	dev dxsim1 queues 2 size 128K --udmabuf 64K
 refused "queue 4 out of range: dxsim1 has 4 RX queues (Numerical result out of range)" \
 	dev dxsim1 queues 4 --udmabuf 4M
 refused "queue 4 out of range: dxsim1 has 4 RX queues (Numerical result out of range)" \
@@ -40,6 +47,7 @@ no_state "fd not a dma-buf"
 # Queues already bound: by devmemx, and by in-tree devmem.
 id=$(ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
 	json_ids)
+expect_eq "$id" $((id0 + 1)) "the id of the first bind after the refused ones"
 expect_err 1 "devmemx: bind to dxsim1: queue 2 of dxsim1 is already bound to a memory provider (File exists)" \
 	bind dev dxsim1 queues 3,2 --udmabuf 4M
 expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after a refused second bind"
