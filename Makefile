@@ -123,6 +123,7 @@ in-root-build: build/tools/ncdevmem
 	$(MAKE) -s -C tools O=/src/build/tools-asan CFLAGS="-O1 -g" \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 	$(CC) -O2 -Wall -Wextra -Werror -o build/tools/dx-xdp-pass test/helpers/xdp-pass.c
+	$(CC) -O2 -Wall -Wextra -Werror -o build/tools/dx-tsc-khz test/helpers/tsc-khz.c
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi -pthread \
 		-o build/tools/dx-fuzz test/helpers/dx-fuzz.c test/helpers/dxnl.c
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \

@@ -86,7 +86,7 @@ dx_in_root() {
 # DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting) adds QEMU flags;
 # DX_VM_CPUS (default 2) sets the CPU count.
 dx_boot() {
-	local series=$1 script=$2 kver out name cpus=${DX_VM_CPUS:-2} debug=
+	local series=$1 script=$2 kver out name cpus=${DX_VM_CPUS:-2} debug= khz
 	shift 2
 	# kmemleak on the debug kernel: 7.2's SLUB hands objects out of per-CPU
 	# sheaves, kmalloc'd arrays of pointers to free objects, and leaves an
@@ -96,7 +96,21 @@ dx_boot() {
 	# sheaves (slub_debug=U: record the allocating and freeing callers). And
 	# zero what is allocated: a reused object still holds the free-list
 	# pointer it had while free, another stale reference.
-	[[ $series != *-debug ]] || debug="init_on_alloc=1 slub_debug=U"
+	#
+	# Its clock: with no ACPI there is no HPET or PM timer, the TSC is
+	# calibrated against the PIT alone (which TCG's timing often defeats),
+	# and a TSC on a non-Intel CPU with several sockets counts as
+	# unsynchronized: the kernel fell back to jiffies, 1 ms steps for every
+	# time the tests measure. TCG's TSC is the host's, one counter for
+	# all CPUs: the kernel is told so, and told its rate.
+	if [[ $series == *-debug ]]; then
+		debug="init_on_alloc=1 slub_debug=U tsc=reliable"
+		if grep -qw constant_tsc /proc/cpuinfo; then
+			khz=$(dx_in_root /src/build/tools/dx-tsc-khz) ||
+				dx_die "cannot measure the host's TSC rate"
+			debug+=" tsc_early_khz=$khz"
+		fi
+	fi
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
 	name=${DX_VM_NAME:-$series}
