@@ -247,6 +247,8 @@ static bool devmemx_mapping_needs_sync(struct device *dma_dev,
 
 static void devmemx_binding_free(struct devmemx_binding *b)
 {
+	/* Its restarts need the binding; none is queued once this returns. */
+	cancel_delayed_work_sync(&b->resize_work);
 	if (b->pool)
 		gen_pool_destroy(b->pool);
 	kvfree(b->regions);
@@ -259,6 +261,9 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 		dma_buf_detach(b->dmabuf, b->attach);
 	if (b->dmabuf)
 		dma_buf_put(b->dmabuf);
+	/* The unmap above needed it: the driver may have gone since. */
+	put_device(b->dma_dev);
+	kfree(b->other_since);
 	bitmap_free(b->queues);
 	bitmap_free(b->pooled);
 	percpu_ref_exit(&b->ref);
@@ -303,13 +308,20 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	mutex_init(&b->lock);
 	INIT_LIST_HEAD(&b->node);
 	INIT_WORK(&b->free_work, devmemx_binding_free_work);
+	INIT_DELAYED_WORK(&b->resize_work, devmemx_queue_resize_work);
+	/*
+	 * Held until the dma-buf is unmapped, which can be long after the
+	 * device's driver went (the last niov may come back much later).
+	 */
+	b->dma_dev = get_device(dma_dev);
 	b->niov_shift = ilog2(niov_size);
 	b->creator = task_tgid_vnr(current);
 	b->nqueues = dev->real_num_rx_queues;
 	b->queues = bitmap_zalloc(b->nqueues, GFP_KERNEL);
 	b->pooled = bitmap_zalloc(b->nqueues, GFP_KERNEL);
+	b->other_since = kcalloc(b->nqueues, sizeof(*b->other_since), GFP_KERNEL);
 	err = percpu_ref_init(&b->ref, devmemx_binding_release, 0, GFP_KERNEL);
-	if (err || !b->queues || !b->pooled) {
+	if (err || !b->queues || !b->pooled || !b->other_since) {
 		err = err ?: -ENOMEM;
 		goto err_free;
 	}
@@ -368,7 +380,11 @@ err_free:
 	return ERR_PTR(err);
 }
 
-/* Give the binding its id and make it findable; from here it is counted. */
+/*
+ * Give the binding its id and make it findable; from here it is counted.
+ * The caller holds a module reference (a request may run while rmmod
+ * waits for it to end; see devmemx_nl_bind_rx_doit()).
+ */
 int devmemx_binding_publish(struct devmemx_binding *b)
 {
 	int err;

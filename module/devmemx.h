@@ -64,12 +64,27 @@ struct devmemx_binding {
 	u32 flags;
 	pid_t creator;
 
-	struct mutex lock;		/* dev, queues */
+	struct mutex lock;		/* dev, queues, other_* */
 	struct net_device *dev;		/* NULL once unbound or unregistered */
 	netdevice_tracker dev_tracker;
 	unsigned long *queues;		/* queues holding the provider */
 	unsigned long *pooled;		/* queues whose page pool took it */
 	unsigned int nqueues;
+	/*
+	 * A full reopen of a driver's channels (mlx5e_open_channels) can
+	 * build a bound queue's page pool without its queue config, with
+	 * buffers smaller than the niovs. The pool is served (each niov then
+	 * holds one smaller buffer) and the queue restarted at the niov size
+	 * by resize_work; other_since[q] is when queue q's newest pool got
+	 * another size (0: its own), other_pools and other_ns what that
+	 * came to.
+	 */
+	u64 *other_since;
+	u32 other_pools;
+	u64 other_ns;
+	bool resizing;			/* resize_work is restarting queues */
+	struct delayed_work resize_work;
+	struct device *dma_dev;		/* held until the dma-buf is unmapped */
 
 	struct dma_buf *dmabuf;
 	struct dma_buf_attachment *attach;
@@ -146,6 +161,10 @@ void devmemx_queues_release(struct devmemx_binding *b);
 struct device *devmemx_dma_dev(struct net_device *dev, const u32 *q,
 			       unsigned int n, struct netlink_ext_ack *extack);
 u64 devmemx_probe_sizes(struct net_device *dev);
+void devmemx_queue_pool_made(struct devmemx_binding *b, unsigned int q,
+			     bool own_size);
+u64 devmemx_queue_other_ns(struct devmemx_binding *b);
+void devmemx_queue_resize_work(struct work_struct *work);
 int devmemx_queue_init(void);
 void devmemx_queue_exit(void);
 

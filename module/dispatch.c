@@ -38,6 +38,13 @@ struct devmemx_hook {
 	struct ftrace_ops ops;
 };
 
+/*
+ * devmemx redirects every op there is: an op a later kernel adds would be
+ * called with a devmemx binding and find no gen_pool there.
+ */
+static_assert(sizeof(struct memory_provider_ops) == 6 * sizeof(void *),
+	      "struct memory_provider_ops has other than the six ops devmemx redirects");
+
 #define DX_HOOK(fn, member, pool) \
 	{ .name = #fn, .redirect = (unsigned long)devmemx_mp_##member, \
 	  .arg_is_pool = pool }
@@ -136,16 +143,27 @@ int devmemx_dispatch_init(void)
 		struct devmemx_hook *h = &devmemx_hooks_tab[i];
 
 		h->ops.func = devmemx_thunk;
-		h->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+		/*
+		 * PERMANENT: without the redirect the in-tree provider would
+		 * run on devmemx bindings, so the kernel must refuse
+		 * kernel.ftrace_enabled=0 while the hooks live (and refuses to
+		 * register them while it is 0).
+		 */
+		h->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+			       FTRACE_OPS_FL_PERMANENT;
 		err = ftrace_set_filter_ip(&h->ops, h->target, 0, 0);
 		if (!err) {
 			err = register_ftrace_function(&h->ops);
 			if (err)
 				ftrace_set_filter_ip(&h->ops, h->target, 1, 0);
 		}
-		if (err) {
+		if (err == -EBUSY && !i)
+			pr_err("cannot redirect %s (-EBUSY): kernel.ftrace_enabled is 0 (devmemx needs it: sysctl kernel.ftrace_enabled=1), or a live patch holds it\n",
+			       h->name);
+		else if (err)
 			pr_err("cannot redirect %s (%d): is it live-patched or traced with IPMODIFY by someone else?\n",
 			       h->name, err);
+		if (err) {
 			devmemx_unhook(i);
 			return err;
 		}

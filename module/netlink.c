@@ -177,10 +177,21 @@ int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 	err = devmemx_nl_queues(info, q, &n);
 	if (err)
 		return err;
+	/*
+	 * Requests run without a module reference: rmmod may have passed its
+	 * refcount check and wait in genl_unregister_family() for this one
+	 * to end. A binding made now would outlive the module's text.
+	 */
+	if (!try_module_get(THIS_MODULE)) {
+		NL_SET_ERR_MSG(info->extack, "devmemx is being unloaded");
+		return -ENODEV;
+	}
 
 	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rsp)
+	if (!rsp) {
+		module_put(THIS_MODULE);
 		return -ENOMEM;
+	}
 
 	dev = netdev_get_by_index(genl_info_net(info),
 				  nla_get_u32(info->attrs[DEVMEMX_A_BINDING_IFINDEX]),
@@ -204,10 +215,12 @@ int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 	err = devmemx_nl_bind_reply(rsp, info, b);
 	if (err)
 		goto err_free;
+	module_put(THIS_MODULE);
 	return genlmsg_reply(rsp, info);
 
 err_free:
 	nlmsg_free(rsp);
+	module_put(THIS_MODULE);
 	return err;
 }
 
@@ -273,7 +286,10 @@ static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *
 		return -EMSGSIZE;
 	mutex_lock(&b->lock);
 	err = nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev ? b->dev->ifindex : 0) ||
-	      devmemx_nl_fill_queues(rsp, b);
+	      devmemx_nl_fill_queues(rsp, b) ||
+	      nla_put_u32(rsp, DEVMEMX_A_BINDING_POOLS_OTHER_SIZE, b->other_pools) ||
+	      nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_OTHER_SIZE_NS,
+				devmemx_queue_other_ns(b), 0);
 	mutex_unlock(&b->lock);
 	if (err ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_ID, b->id) ||

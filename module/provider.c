@@ -11,13 +11,34 @@
 
 #include "devmemx.h"
 
+/*
+ * What page_pool_set_pp_info() and page_pool_clear_pp_info() do to a niov
+ * (they are not exported), devmemx does itself below: set pp, or
+ * PP_SIGNATURE into pp_magic, one fragment; and clear both. That holds
+ * while a netmem_desc is these six words and nothing else; a kernel that
+ * adds one may track more per buffer, and devmemx must be reviewed for it.
+ */
+static_assert(sizeof(struct netmem_desc) == 6 * sizeof(long),
+	      "struct netmem_desc changed: check what page_pool_set_pp_info() sets now");
+static_assert(sizeof(struct net_iov) == sizeof(struct netmem_desc) + 2 * sizeof(long),
+	      "struct net_iov changed: check what the in-tree provider sets in a niov");
+
 int devmemx_mp_init(struct page_pool *pool)
 {
 	struct devmemx_binding *b = pool->mp_priv;
+	unsigned int order = b->niov_shift - PAGE_SHIFT;
 
-	/* The driver sized the pool from rx_page_size: it must be ours. */
-	if (pool->p.order != b->niov_shift - PAGE_SHIFT)
+	/*
+	 * Buffers larger than a niov would overrun it. Smaller ones fit: a
+	 * full reopen of the driver's channels builds pools without the
+	 * queue's config (mlx5e_open_channels), and the queue is restarted
+	 * at the niov size once the device is unlocked.
+	 */
+	if (pool->p.order > order)
 		return -E2BIG;
+	/* set_pp_info() would call it; nothing devmem binds to sets one. */
+	if (pool->has_init_callback)
+		return -EOPNOTSUPP;
 	/* dma-buf addresses are never synced */
 	pool->dma_sync = false;
 	pool->dma_sync_for_cpu = false;
@@ -25,8 +46,11 @@ int devmemx_mp_init(struct page_pool *pool)
 		return -ENODEV;
 
 	mutex_lock(&b->lock);
-	if (pool->slow.queue_idx < b->nqueues)
+	if (pool->slow.queue_idx < b->nqueues) {
 		set_bit(pool->slow.queue_idx, b->pooled);
+		devmemx_queue_pool_made(b, pool->slow.queue_idx,
+					pool->p.order == order);
+	}
 	mutex_unlock(&b->lock);
 	atomic_inc(&b->page_pools);
 	atomic_inc(&devmemx_counters.page_pools);

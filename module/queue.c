@@ -42,6 +42,12 @@ int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 				   dev->name);
 		return -EOPNOTSUPP;
 	}
+	/* A down device has no RX queues to restart (mlx5: -ENODEV). */
+	if (!netif_running(dev)) {
+		NL_SET_ERR_MSG_FMT(extack, "%s is down: ip link set %s up",
+				   dev->name, dev->name);
+		return -ENETDOWN;
+	}
 	if (dev->cfg->hds_config != ETHTOOL_TCP_DATA_SPLIT_ENABLED) {
 		NL_SET_ERR_MSG_FMT(extack,
 				   "tcp-data-split is off: ethtool -G %s tcp-data-split on",
@@ -72,7 +78,11 @@ int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 	return err;
 }
 
-/* Bit n set: the driver accepts RX buffers of 2^n bytes (PAGE_SIZE..1M). */
+/*
+ * Bit n set: the driver accepts RX buffers of 2^n bytes (PAGE_SIZE..1M).
+ * Drivers take a range of sizes, and mlx5 logs an error for each size it
+ * refuses: the probe stops at the first refusal.
+ */
 u64 devmemx_probe_sizes(struct net_device *dev)
 {
 	u64 sizes = 0;
@@ -80,9 +90,11 @@ u64 devmemx_probe_sizes(struct net_device *dev)
 
 	if (!dev->queue_mgmt_ops)
 		return 0;
-	for (n = PAGE_SHIFT; n <= 20; n++)
-		if (!devmemx_validate_size(dev, 1U << n, NULL))
-			sizes |= BIT_ULL(n);
+	for (n = PAGE_SHIFT; n <= 20; n++) {
+		if (devmemx_validate_size(dev, 1U << n, NULL))
+			break;
+		sizes |= BIT_ULL(n);
+	}
 	return sizes;
 }
 
@@ -214,7 +226,8 @@ static void devmemx_requeue_work(struct work_struct *work)
 		    !__netif_get_rx_queue(dev, r->q)->mp_params.mp_priv)
 			err = netdev_rx_queue_restart(dev, r->q);
 		netdev_unlock(dev);
-		if (err && err != -ENETDOWN)
+		/* Down, the queue has no memory; it comes up without the binding. */
+		if (err && err != -ENETDOWN && netif_running(dev))
 			continue;
 		if (!err)
 			netdev_info(dev, "devmemx: queue %u restarted without the provider\n",
@@ -238,8 +251,13 @@ static void devmemx_queue_close(struct net_device *dev, u32 q,
 	if (rxq->mp_params.mp_priv != b)
 		return;
 	memset(&rxq->mp_params, 0, sizeof(rxq->mp_params));
+	/*
+	 * A down device has no queue memory (its pools went at ndo_stop) and
+	 * builds it anew without the binding when it comes up; drivers answer
+	 * a restart then with -ENETDOWN (the core's own) or -ENODEV (mlx5).
+	 */
 	err = netdev_rx_queue_restart(dev, q);
-	if (!err || err == -ENETDOWN)
+	if (!err || err == -ENETDOWN || !netif_running(dev))
 		return;
 	if (devmemx_requeue_add(dev, q))
 		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d; retrying every second\n",
@@ -281,6 +299,105 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 		return -ENODATA;
 	}
 	return 0;
+}
+
+/*
+ * For each page pool a driver makes for a bound queue, from the provider's
+ * init (the driver holds the device's lock; b->lock held): at the
+ * binding's niov size or, after a full reopen of its channels, smaller.
+ * A smaller one is served and its queue restarted at the niov size by
+ * devmemx_queue_resize_work() once the device is unlocked.
+ */
+void devmemx_queue_pool_made(struct devmemx_binding *b, unsigned int q,
+			     bool own_size)
+{
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&b->lock);
+	if (own_size) {
+		if (b->other_since[q])
+			b->other_ns += now - b->other_since[q];
+		b->other_since[q] = 0;
+		return;
+	}
+	b->other_pools++;
+	if (!b->other_since[q])
+		b->other_since[q] = now;
+	if (!b->resizing)
+		mod_delayed_work(system_wq, &b->resize_work, 0);
+}
+
+/* How long bound queues ran with pools of another size, until now. */
+u64 devmemx_queue_other_ns(struct devmemx_binding *b)
+{
+	u64 ns = b->other_ns, now = ktime_get_ns();
+	unsigned int q;
+
+	lockdep_assert_held(&b->lock);
+	for (q = 0; q < b->nqueues; q++)
+		if (b->other_since[q])
+			ns += now - b->other_since[q];
+	return ns;
+}
+
+/* The binding leaves its queues: the time at another size stops. */
+static void devmemx_queue_other_end(struct devmemx_binding *b)
+{
+	lockdep_assert_held(&b->lock);
+	b->other_ns = devmemx_queue_other_ns(b);
+	memset(b->other_since, 0, b->nqueues * sizeof(*b->other_since));
+}
+
+/* Restart each bound queue whose newest pool is not at the niov size. */
+void devmemx_queue_resize_work(struct work_struct *work)
+{
+	struct devmemx_binding *b = container_of(to_delayed_work(work),
+						 struct devmemx_binding,
+						 resize_work);
+	u32 size = 1U << b->niov_shift;
+	struct net_device *dev;
+	bool again = false;
+	unsigned int q;
+	u64 since;
+	int err;
+
+	mutex_lock(&b->lock);
+	dev = b->dev;
+	dev_hold(dev);
+	mutex_unlock(&b->lock);
+	if (!dev)
+		return;
+
+	netdev_lock(dev);
+	mutex_lock(&b->lock);
+	b->resizing = true;
+	for (q = 0; q < b->nqueues && b->dev == dev && netif_running(dev); q++) {
+		if (!b->other_since[q] || !test_bit(q, b->queues) ||
+		    __netif_get_rx_queue(dev, q)->mp_params.mp_priv != b)
+			continue;
+		since = b->other_since[q];
+		mutex_unlock(&b->lock);
+		err = netdev_rx_queue_restart(dev, q);
+		mutex_lock(&b->lock);
+		if (err) {
+			netdev_info(dev, "devmemx: restarting queue %u at rx-buf-size %u failed (%d); again in a second\n",
+				    q, size, err);
+			again = true;
+		} else if (b->other_since[q]) {
+			netdev_warn(dev, "devmemx: the driver restarted queue %u with smaller buffers than rx-buf-size %u; it stays so until the binding ends\n",
+				    q, size);
+		} else {
+			netdev_info(dev, "devmemx: queue %u back at rx-buf-size %u for binding %u after %llu ms with smaller buffers\n",
+				    q, size, b->id,
+				    div_u64(ktime_get_ns() - since, NSEC_PER_MSEC));
+		}
+	}
+	b->resizing = false;
+	mutex_unlock(&b->lock);
+	netdev_unlock(dev);
+	dev_put(dev);
+	if (again)
+		mod_delayed_work(system_wq, &b->resize_work, HZ);
 }
 
 /*
@@ -336,6 +453,7 @@ void devmemx_queues_release(struct devmemx_binding *b)
 			mutex_lock(&b->lock);
 		}
 		bitmap_zero(b->queues, b->nqueues);
+		devmemx_queue_other_end(b);
 		b->dev = NULL;
 		netdev_put(dev, &b->dev_tracker);
 	}
@@ -369,6 +487,7 @@ static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 			continue;
 		}
 		bitmap_zero(b->queues, b->nqueues);
+		devmemx_queue_other_end(b);
 		b->dev = NULL;
 		netdev_put(dev, &b->dev_tracker);
 		mutex_unlock(&b->lock);

@@ -5,10 +5,38 @@
  *   fail_alloc        fail this many RX buffer allocations (packet dropped)
  *   drop              drop this many received packets
  * Each counts down as it fires; ethtool -S counts what fired.
+ *   recover           (write-only) reopen every channel now, as mlx5's
+ *                     TX-timeout and health recovery do
+ *                     (mlx5e_safe_reopen_channels)
  */
 #include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/rtnetlink.h>
+#include <net/netdev_lock.h>
 
 #include "sim.h"
+
+static ssize_t dxsim_recover_write(struct file *file, const char __user *buf,
+				   size_t len, loff_t *ppos)
+{
+	struct dxsim_priv *priv = file->private_data;
+	int err;
+
+	/* mlx5's recovery holds both (en/health.c, en/reporter_tx.c). */
+	rtnl_lock();
+	netdev_lock(priv->dev);
+	err = dxsim_queues_reopen(priv->dev);
+	netdev_unlock(priv->dev);
+	rtnl_unlock();
+	return err ?: len;
+}
+
+static const struct file_operations dxsim_recover_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= dxsim_recover_write,
+	.llseek	= noop_llseek,
+};
 
 static struct dentry *dxsim_debugfs_root;
 
@@ -31,5 +59,6 @@ void dxsim_debugfs_add(struct dxsim_priv *priv)
 	debugfs_create_atomic_t("fail_queue_start", 0600, d, &f->fail_queue_start);
 	debugfs_create_atomic_t("fail_alloc", 0600, d, &f->fail_alloc);
 	debugfs_create_atomic_t("drop", 0600, d, &f->drop);
+	debugfs_create_file("recover", 0200, d, priv, &dxsim_recover_fops);
 	priv->debugfs = d;
 }

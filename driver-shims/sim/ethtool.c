@@ -75,7 +75,8 @@ static int dxsim_set_channels(struct net_device *dev,
 static const char * const dxsim_rxq_stat_names[] = {
 	"packets", "bytes", "split", "frags", "alloc_fail", "ring_full",
 	"fault_drops", "hw_gro_packets", "hw_gro_bytes", "hw_gro_wire_packets",
-	"hw_gro_wire_bytes", "device_ns", "hw_gro_poll_ends",
+	"hw_gro_wire_bytes", "device_ns", "hw_gro_poll_ends", "nosplit_drops",
+	"buf_size",
 };
 
 /* After the queues: the device's own, then what the fault knobs did. */
@@ -126,7 +127,10 @@ static void dxsim_rxq_stats(struct dxsim_rxq *rxq, u64 *v)
 		v[10] = st->gro_wire_bytes;
 		v[11] = st->device_ns;
 		v[12] = st->gro_poll_ends;
+		v[13] = st->nosplit_drops;
 	} while (u64_stats_fetch_retry(&st->syncp, start));
+	/* Not a counter: the RX buffer size of the queue's page pool now. */
+	v[14] = READ_ONCE(rxq->buf_size);
 }
 
 static void dxsim_get_ethtool_stats(struct net_device *dev,

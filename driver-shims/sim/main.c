@@ -17,6 +17,11 @@ static unsigned int queues = 4;
 module_param(queues, uint, 0444);
 MODULE_PARM_DESC(queues, "RX/TX queues per device (1-16, default 4)");
 
+static bool keep_dma_dev = true;
+module_param(keep_dma_dev, bool, 0444);
+MODULE_PARM_DESC(keep_dma_dev,
+		 "keep the DMA device past unload while dma-bufs were mapped for it (default 1; 0 frees it as a PCI unplug would: only for importers that hold it, as devmemx does)");
+
 /* The device both netdevs DMA through: dma-direct, 64-bit. */
 struct device *dxsim_dma_dev;
 static struct net_device *dxsim_devs[2];
@@ -80,7 +85,7 @@ static void __exit dxsim_exit(void)
 		dxsim_destroy(dxsim_devs[i]);
 	dxsim_debugfs_exit();
 	root_device_unregister(dxsim_dma_dev);
-	if (dxsim_dma_dev_shared) {
+	if (dxsim_dma_dev_shared && keep_dma_dev) {
 		/* Kept on purpose, one per load: not a leak for kmemleak. */
 		kmemleak_not_leak(dxsim_dma_dev);
 		pr_info("DMA device kept for dma-buf mappings that may outlive the module\n");

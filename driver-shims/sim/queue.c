@@ -12,6 +12,27 @@
 
 #include "sim.h"
 
+static bool open_qcfg;
+module_param(open_qcfg, bool, 0644);
+MODULE_PARM_DESC(open_qcfg,
+		 "build the page pools of a full reopen (link up, MTU, rings, channels, recover) from each queue's config, kinder than mlx5 (default 0)");
+
+/*
+ * The config each queue gets in a full reopen of the channels. mlx5's
+ * (mlx5e_open_channels) passes none: every queue gets PAGE_SIZE buffers,
+ * whatever its rx-page-size, yet keeps a pool that takes the queue's
+ * memory provider. Only a restart of one queue (ndo_queue_mem_alloc)
+ * honours the queue's config.
+ */
+static void dxsim_reopen_qcfg(struct net_device *dev, unsigned int idx,
+			      struct netdev_queue_config *qcfg)
+{
+	if (open_qcfg)
+		netdev_queue_config(dev, idx, qcfg);
+	else
+		memset(qcfg, 0, sizeof(*qcfg));
+}
+
 static int dxsim_qmem_alloc(struct net_device *dev,
 			    struct netdev_queue_config *qcfg,
 			    struct dxsim_qmem *qm, unsigned int idx)
@@ -88,7 +109,7 @@ static void dxsim_queues_stop(struct net_device *dev, unsigned int from,
 	}
 }
 
-/* Start RX queues [from, to) with page pools of their queue config. */
+/* Start RX queues [from, to) as a full reopen does (dxsim_reopen_qcfg). */
 static int dxsim_queues_start(struct net_device *dev, unsigned int from,
 			      unsigned int to)
 {
@@ -99,7 +120,7 @@ static int dxsim_queues_start(struct net_device *dev, unsigned int from,
 	int err;
 
 	for (i = from; i < to; i++) {
-		netdev_queue_config(dev, i, &qcfg);
+		dxsim_reopen_qcfg(dev, i, &qcfg);
 		err = dxsim_qmem_alloc(dev, &qcfg, &qm, i);
 		if (err) {
 			dxsim_queues_stop(dev, from, i);
@@ -157,28 +178,30 @@ static void dxsim_queues_shrink(struct net_device *dev, unsigned int count)
 }
 
 /*
- * A change of every RX buffer (ring size, MTU) on a running device, made
- * as mlx5 makes it (mlx5e_safe_switch_params): the new memory of every
- * queue first, so that a failure leaves the old queues running, then each
- * queue swapped over. A memory provider bound to a queue takes over its new
- * page pool; the old pool goes once its buffers have come back.
+ * A full reopen of the first @n RX queues of a running device (ring size,
+ * MTU, channels, recovery), made as mlx5 makes it
+ * (mlx5e_safe_switch_params): the new memory of every queue first, so
+ * that a failure leaves the old queues running, then each queue swapped
+ * over. A memory provider bound to a queue takes over its new page pool
+ * (of the size dxsim_reopen_qcfg() gives); the old pool goes once its
+ * buffers have come back.
  */
-int dxsim_queues_reopen(struct net_device *dev)
+static int dxsim_queues_reopen_n(struct net_device *dev, unsigned int n)
 {
 	struct dxsim_priv *priv = netdev_priv(dev);
-	unsigned int i, n = dev->real_num_rx_queues;
 	struct netdev_queue_config qcfg;
 	struct dxsim_qmem *qm, old;
+	unsigned int i;
 	int err = 0;
 
 	netdev_assert_locked(dev);
-	if (!netif_running(dev))
+	if (!netif_running(dev) || !n)
 		return 0;
 	qm = kcalloc(n, sizeof(*qm), GFP_KERNEL);
 	if (!qm)
 		return -ENOMEM;
 	for (i = 0; i < n && !err; i++) {
-		netdev_queue_config(dev, i, &qcfg);
+		dxsim_reopen_qcfg(dev, i, &qcfg);
 		err = dxsim_qmem_alloc(dev, &qcfg, &qm[i], i);
 	}
 	for (i = 0; i < n && !err; i++) {
@@ -192,14 +215,28 @@ int dxsim_queues_reopen(struct net_device *dev)
 	return err;
 }
 
+int dxsim_queues_reopen(struct net_device *dev)
+{
+	return dxsim_queues_reopen_n(dev, dev->real_num_rx_queues);
+}
+
 /*
  * ethtool -L combined COUNT. The core has checked COUNT against the
  * maximum, the ntuple rules, a user-set RSS table and memory providers
- * (none is bound to a queue that goes away).
+ * (none is bound to a queue that goes away). As in mlx5, every channel
+ * is opened anew: the queues that stay first (a failure changes nothing),
+ * then the count.
  */
 int dxsim_queues_set_count(struct net_device *dev, unsigned int count)
 {
+	int err;
+
 	netdev_assert_locked(dev);
+	if (count == dev->real_num_rx_queues)
+		return 0;
+	err = dxsim_queues_reopen_n(dev, min(count, dev->real_num_rx_queues));
+	if (err)
+		return err;
 	if (count > dev->real_num_rx_queues)
 		return dxsim_queues_grow(dev, count);
 	if (count < dev->real_num_rx_queues)
@@ -229,22 +266,32 @@ static int dxsim_validate_qcfg(struct net_device *dev,
 {
 	u32 size = qcfg->rx_page_size;
 
-	if (!is_power_of_2(size) || size < PAGE_SIZE || size > DXSIM_MAX_RX_PAGE) {
-		NL_SET_ERR_MSG_FMT(extack,
-				   "rx-page-size %u: must be a power of two from %lu to %u",
-				   size, PAGE_SIZE, DXSIM_MAX_RX_PAGE);
+	/* As mlx5e_queue_validate_qcfg(): the kernel log, no extack. */
+	if (!is_power_of_2(size)) {
+		netdev_err(dev, "rx_page_size not power of 2: %u", size);
+		return -EINVAL;
+	}
+	if (size < PAGE_SIZE || size > DXSIM_MAX_RX_PAGE) {
+		netdev_err(dev, "Selected rx_page_size %u not in supported range [%lu, %u]\n",
+			   size, PAGE_SIZE, DXSIM_MAX_RX_PAGE);
 		return -ERANGE;
 	}
 	return 0;
 }
 
+/* As mlx5e_queue_mem_alloc(), in what it refuses and how. */
 static int dxsim_queue_mem_alloc(struct net_device *dev,
 				 struct netdev_queue_config *qcfg,
 				 void *mem, int idx)
 {
-	/* Like real NICs: queue memory exists only while the device is up. */
+	/* A closed device has no channels to clone. */
 	if (!netif_running(dev))
-		return -ENETDOWN;
+		return -ENODEV;
+	if (qcfg->rx_page_size && qcfg->rx_page_size != PAGE_SIZE &&
+	    !netif_rxq_has_unreadable_mp(dev, idx)) {
+		netdev_err(dev, "High order pages are supported only in Zero-Copy mode\n");
+		return -EINVAL;
+	}
 	return dxsim_qmem_alloc(dev, qcfg, mem, idx);
 }
 
@@ -277,9 +324,10 @@ static int dxsim_queue_stop(struct net_device *dev, void *mem, int idx)
 	return 0;
 }
 
+/* Like mlx5's: the channel's device, and no channel while closed. */
 static struct device *dxsim_queue_dma_dev(struct net_device *dev, int idx)
 {
-	return dxsim_dma_dev;
+	return netif_running(dev) ? dxsim_dma_dev : NULL;
 }
 
 const struct netdev_queue_mgmt_ops dxsim_queue_ops = {

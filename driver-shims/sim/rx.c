@@ -127,6 +127,7 @@ static void dxsim_parse(const struct sk_buff *skb, struct dxsim_pkt *p)
 		if (!th || th->doff < 5)
 			return;
 		off += th->doff * 4;
+		p->tcp = off <= skb->len;
 	} else if (p->l4proto == IPPROTO_UDP) {
 		off += sizeof(struct udphdr);
 	} else {
@@ -283,6 +284,17 @@ static void dxsim_rx_one(struct dxsim_rxq *rxq, struct sk_buff *from)
 	dxsim_parse(from, &p);
 	p.split = p.payoff && dxsim_split(rxq, from->len);
 	dxsim_dev_time(rxq, t);
+	/*
+	 * SHAMPO splits the headers of TCP only; anything else lands whole in
+	 * a data buffer, and where that is a net_iov mlx5 drops it, uncounted,
+	 * so that the kernel never reads it (mlx5e_handle_rx_cqe_mpwrq_shampo).
+	 */
+	if (!p.tcp && page_pool_is_unreadable(rxq->pool)) {
+		u64_stats_update_begin(&st->syncp);
+		st->nosplit_drops++;
+		u64_stats_update_end(&st->syncp);
+		return;
+	}
 	if (dxsim_gro_rx(rxq, from, &p))
 		return;
 

@@ -45,6 +45,7 @@ struct dxsim_rx_stats {
 	u64 gro_wire_bytes;	/* and those segments' bytes */
 	u64 device_ns;		/* spent being the device (see dxsim_dev_time) */
 	u64 gro_poll_ends;	/* HW-GRO sessions the end of a poll closed */
+	u64 nosplit_drops;	/* unsplit on net_iov buffers: dropped (as mlx5) */
 	struct u64_stats_sync syncp;
 };
 
@@ -61,6 +62,7 @@ struct dxsim_pkt {
 	u16 payoff;		/* payload; 0: no TCP/UDP payload to split */
 	u8 l4proto;
 	bool v6;
+	bool tcp;		/* TCP: the device splits its headers off */
 	bool gro_ok;		/* headers HW-GRO can coalesce behind */
 	bool split;		/* the payload goes to buffers */
 };

@@ -28,6 +28,13 @@ expect_unmet() {
 }
 
 # ---- every prerequisite met: decoded, and raw with -j ----------------------
+# The sizes come from the driver's validator, which logs each size it
+# refuses, as mlx5's does: the probe stops at the first, so one line.
+lines=$(dmesg | wc -l)
+rxx devmemx caps dev dxsim1 >/dev/null
+expect_eq "$(dmesg | tail -n +$((lines + 1)) | sed 's/^\[[^]]*\] *//')" \
+	"devmemx_sim dxsim1: Selected rx_page_size 262144 not in supported range [4096, 131072]" \
+	"the kernel log of one caps"
 expect_eq "$(rxx devmemx caps dev dxsim1 queue 2)" "ifindex: $ifx
 queue-id: 2
 driver: devmemx_sim

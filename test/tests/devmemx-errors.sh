@@ -30,7 +30,7 @@ for size in 0 3 2048 4097; do
 	refused "rx-buf-size $size: must be a power of two of at least 4096 (Invalid argument)" \
 		dev dxsim1 queues 2 size $size --udmabuf 4M
 done
-refused "rx-page-size 262144: must be a power of two from 4096 to 131072 (Numerical result out of range)" \
+refused "the driver of dxsim1 refuses rx-buf-size 262144 (Numerical result out of range)" \
 	dev dxsim1 queues 2 size 256K --udmabuf 8M --hugetlb
 refused "rx-buf-size 131072 is larger than the dma-buf (65536 bytes) (Invalid argument)" \
 	dev dxsim1 queues 2 size 128K --udmabuf 64K

@@ -73,6 +73,8 @@ static const struct dx_attr dx_binding_attrs[] = {
 	[DEVMEMX_A_BINDING_CREATOR_PID] = { "creator-pid", DX_U32 },
 	[DEVMEMX_A_BINDING_PAGE_POOLS] = { "page-pools", DX_U32 },
 	[DEVMEMX_A_BINDING_METADATA_BYTES] = { "metadata-bytes", DX_U64 },
+	[DEVMEMX_A_BINDING_POOLS_OTHER_SIZE] = { "pools-other-size", DX_U32 },
+	[DEVMEMX_A_BINDING_OTHER_SIZE_NS] = { "other-size-ns", DX_U64 },
 	[DEVMEMX_A_BINDING_MAX + 1] = { NULL }
 };
 

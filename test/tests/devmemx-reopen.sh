@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0
+# Full reopens of the channels, as mlx5 makes them (mlx5e_open_channels
+# builds every queue's page pool without the queue's config: PAGE_SIZE
+# buffers, yet with the queue's memory provider): link down/up, MTU, ring
+# and channel changes, and a recovery (TX timeout, health). With a 64K
+# devmemx binding each must succeed, and the bound queue must be back at
+# 64K buffers after it, counted in show; a flow across a link down/up
+# loses no byte. On 7.3, in-tree devmem with 64K niovs for contrast: its
+# provider refuses the PAGE_SIZE pool, so the link does not come up.
+. /dx/tlib.sh
+
+# Six queues, so that channels can go down to four with queue 2 bound
+# (the core keeps two above a bound queue: net/ethtool/common.c).
+dx_load
+sim_setup 6
+ip netns exec rx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
+ip netns exec rx ethtool -X dxsim1 equal 2
+trap dx_sim_teardown EXIT
+rxx() { ip netns exec rx "$@"; }
+knob=/sys/kernel/debug/devmemx_sim/dxsim1/recover
+lines=$(dmesg | wc -l)
+new_log() { dmesg | tail -n +$((lines + 1)); }
+field() { # binding field
+	rxx devmemx -j show "$1" >/tmp/show.json || fail "show $1"
+	jget "$2" /tmp/show.json
+}
+
+id=$(rxx devmemx -j bind dev dxsim1 queues 2 size 64K --udmabuf 16M --hugetlb --persist |
+	json_ids)
+[ -n "$id" ] || fail "bind"
+expect_eq "$(rx_stat rx2_buf_size)" 65536 "queue 2's buffers once bound"
+expect_eq "$(field "$id" pools-other-size)" 0 "pools of another size after the bind"
+
+# reopen WHAT CMD...: CMD reopens every channel; queue 2 comes back at 64K.
+reopen() {
+	local what=$1 before t1 t2
+	shift
+	before=$(field "$id" pools-other-size)
+	"$@" || fail "$what with a 64K devmemx binding on queue 2 failed"
+	back() {
+		[ "$(rx_stat rx2_buf_size)" = 65536 ] &&
+			[ "$(field "$id" pools-other-size)" -gt "$before" ]
+	}
+	wait_until 10 back ||
+		fail "$what: queue 2 at $(rx_stat rx2_buf_size) bytes, pools of another size $(field "$id" pools-other-size) (were $before)"
+	# No queue runs at another size now: the time stands still.
+	t1=$(field "$id" other-size-ns)
+	sleep 0.3
+	t2=$(field "$id" other-size-ns)
+	expect_eq "$t2" "$t1" "$what: time at another size still growing"
+	one_pool() { flush_deferred_skbs; [ "$(dx_live)" = "1 256 1" ]; }
+	wait_until 10 one_pool || fail "$what: live objects $(dx_live), expected one binding of 256 niovs, one pool"
+	echo "# $what: queue 2 got $(($(field "$id" pools-other-size) - before)) 4K pool(s), back at 64K; $((t2 / 1000)) us at 4K so far"
+}
+down_up() { rxx ip link set dxsim1 down && rxx ip link set dxsim1 up; }
+recover() { echo 1 >$knob; }
+reopen "link down/up" down_up
+reopen "MTU 1500 -> 4000" ip -n rx link set dxsim1 mtu 4000
+reopen "ring 1024 -> 512" rxx ethtool -G dxsim1 rx 512
+reopen "channels 6 -> 4" rxx ethtool -L dxsim1 combined 4
+reopen "recovery" recover
+new_log | grep -c "dxsim1: devmemx: queue 2 back at rx-buf-size 65536 for binding $id after" |
+	grep -qx 5 || fail "kernel log: $(new_log | grep devmemx)"
+expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
+dx_wait_idle
+
+# A flow spanning a link down/up.
+bytes=$((512 * 1024 * 1024))
+recv_start rx 7200 $bytes --queues 2 --provider devmemx --rx-page-size 64K \
+	--udmabuf 32M --hugetlb
+ip netns exec tx devmemx-rx send --addr 192.0.2.2 --port 7200 --bytes $bytes \
+	--timeout $((60 * DX_SLOW)) >/tmp/send.json &
+spid=$!
+flowing() { [ "$(rx_stat rx2_split)" -gt 1000 ]; }
+wait_until 20 flowing || fail "no devmem traffic on queue 2: $(cat /tmp/rx.err)"
+rxx ip link set dxsim1 down
+sleep 0.5
+rxx ip link set dxsim1 up
+wait $spid || fail "send across the link down/up: $(cat /tmp/rx.err)"
+recv_check rx $bytes
+ms=$(new_log | sed -n 's/.*dxsim1: devmemx: queue 2 back at rx-buf-size 65536 for binding [0-9]* after \([0-9]*\) ms.*/\1/p' |
+	tail -n 1)
+[ -n "$ms" ] || fail "queue 2 not back at 64K after the link came up: $(new_log | grep devmemx)"
+echo "# a 64K flow across link down/up: queue 2 ran $ms ms with 4K pools; $bytes bytes received, 0 lost, $(jget mismatches /tmp/rx.json) wrong, largest fragment $(jget frag_max /tmp/rx.json)"
+dx_wait_idle
+
+# In-tree 7.3 with 64K niovs through the same link down/up.
+if [ "$DX_SERIES" = 7.3 ]; then
+	rxx devmemx-rx recv --dev dxsim1 --queues 2 --port 7300 --expect 1 \
+		--rx-page-size 64K --udmabuf 32M --hugetlb --timeout 600 \
+		>/dev/null 2>/tmp/intree.err &
+	rpid=$!
+	bound() { [ "$(dmabuf_pools rx)" = 1 ]; }
+	wait_until 20 bound || fail "in-tree 64K binding: $(cat /tmp/intree.err)"
+	rxx ip link set dxsim1 down
+	rc=0
+	out=$(rxx ip link set dxsim1 up 2>&1) || rc=$?
+	[ $rc != 0 ] || fail "in-tree 64K: the link came up (the sim is kinder than mlx5?)"
+	new_log | grep -q "mem-provider init failed -7" || fail "in-tree 64K: no provider refusal in the kernel log"
+	echo "# in-tree 7.3 64K across link down/up: ip link set up: $out (page_pool_init: mem-provider init failed -7)"
+	# The sim as kind as before brings it up, so that the binding can go
+	# (in-tree on a down device would warn: netdev_rx_queue.c, -ENODEV).
+	echo 1 >/sys/module/devmemx_sim/parameters/open_qcfg
+	rxx ip link set dxsim1 up
+	echo 0 >/sys/module/devmemx_sim/parameters/open_qcfg
+	kill $rpid
+	wait $rpid || true
+	gone() { flush_deferred_skbs; [ "$(dmabuf_pools rx)" = 0 ]; }
+	wait_until 20 gone || fail "in-tree binding left: $(pools rx)"
+fi
