@@ -42,7 +42,9 @@ binder() {
 binder &
 
 # rmmod spins: it goes through the moment the last binding is freed, when
-# the binder may already be in its next bind.
+# the binder may already be in its next bind. A bind under way holds the
+# module from its start, so rmmod fails then (or, once rmmod is through,
+# the bind is refused: "devmemx is being unloaded").
 cycles=0 tries=0 end=$((SECONDS + 90 * DX_SLOW))
 while [ $cycles -lt 25 ] && [ $SECONDS -lt $end ]; do
 	tries=$((tries + 1))
@@ -54,6 +56,8 @@ while [ $cycles -lt 25 ] && [ $SECONDS -lt $end ]; do
 		# queue 2's page pool.
 		expect_eq "$(dmabuf_pools rx)" 0 "page pools with a dma-buf after rmmod $cycles"
 		dx_load
+		# Let the binder bind a few times before the next rmmod.
+		sleep 0.$((RANDOM % 5 + 4))
 	fi
 done
 touch $stop

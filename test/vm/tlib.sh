@@ -35,12 +35,14 @@ dx_unload() { rmmod devmemx; }
 
 # The simulated NIC pair, dxsim0 in netns "tx" (192.0.2.1, 2001:db8::1) and
 # dxsim1 in netns "rx" (192.0.2.2, 2001:db8::2), both up, MTU $2.
-# With DX_MODPROBE=1 the sim comes from modprobe (what dkms installed).
+# With DX_MODPROBE=1 the sim comes from modprobe (what dkms installed);
+# DX_SIM_ARGS adds module parameters (insmod only).
 sim_setup() { # [queues] [mtu]
 	if [ "${DX_MODPROBE:-}" = 1 ]; then
 		modprobe devmemx_sim queues="${1:-4}"
 	else
-		insmod /dx/modules/devmemx_sim.ko queues="${1:-4}"
+		# shellcheck disable=SC2086 # DX_SIM_ARGS: more parameters, split
+		insmod /dx/modules/devmemx_sim.ko queues="${1:-4}" ${DX_SIM_ARGS:-}
 	fi
 	ip netns add tx
 	ip netns add rx
