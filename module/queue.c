@@ -274,6 +274,7 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 	struct netdev_rx_queue *rxq = __netif_get_rx_queue(dev, q);
 	u32 size = 1U << b->niov_shift;
 	bool pooled;
+	u64 smaller;
 	int err;
 
 	rxq->mp_params.mp_ops = devmemx_intree_ops;
@@ -290,6 +291,7 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 	}
 	mutex_lock(&b->lock);
 	pooled = test_bit(q, b->pooled);
+	smaller = b->other_since[q];
 	mutex_unlock(&b->lock);
 	if (!pooled) {
 		devmemx_queue_close(dev, q, b);
@@ -297,6 +299,14 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 				   "the driver of %s made no page pool with the provider for queue %u",
 				   dev->name, q);
 		return -ENODATA;
+	}
+	/* Only a full reopen may ignore the size; a restart must honour it. */
+	if (smaller) {
+		devmemx_queue_close(dev, q, b);
+		NL_SET_ERR_MSG_FMT(extack,
+				   "the driver of %s ignored rx-buf-size %u for queue %u",
+				   dev->name, size, q);
+		return -EOPNOTSUPP;
 	}
 	return 0;
 }
