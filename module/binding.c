@@ -247,8 +247,6 @@ static bool devmemx_mapping_needs_sync(struct device *dma_dev,
 
 static void devmemx_binding_free(struct devmemx_binding *b)
 {
-	/* Its restarts need the binding; none is queued once this returns. */
-	cancel_delayed_work_sync(&b->resize_work);
 	if (b->pool)
 		gen_pool_destroy(b->pool);
 	kvfree(b->regions);
@@ -275,6 +273,12 @@ static void devmemx_binding_free_work(struct work_struct *w)
 	struct devmemx_binding *b = container_of(w, struct devmemx_binding,
 						 free_work);
 
+	/*
+	 * Its queue restarts need the binding. Only a published binding's
+	 * pools can have queued one, and this is where such a binding is
+	 * freed, without the device's lock (which the work takes).
+	 */
+	cancel_delayed_work_sync(&b->resize_work);
 	mutex_lock(&devmemx_mutex);
 	list_del(&b->node);
 	xa_erase(&devmemx_ids, b->id);

@@ -358,6 +358,34 @@ static void devmemx_queue_other_end(struct devmemx_binding *b)
 	memset(b->other_since, 0, b->nqueues * sizeof(*b->other_since));
 }
 
+/*
+ * The binding's device, held and locked (its lock, then b->lock), or NULL
+ * once it has none; the caller checks under the locks that it still is
+ * the binding's.
+ */
+static struct net_device *devmemx_lock_dev(struct devmemx_binding *b)
+{
+	struct net_device *dev;
+
+	mutex_lock(&b->lock);
+	dev = b->dev;
+	dev_hold(dev);
+	mutex_unlock(&b->lock);
+	if (!dev)
+		return NULL;
+	netdev_lock(dev);
+	mutex_lock(&b->lock);
+	return dev;
+}
+
+static void devmemx_unlock_dev(struct devmemx_binding *b,
+			       struct net_device *dev)
+{
+	mutex_unlock(&b->lock);
+	netdev_unlock(dev);
+	dev_put(dev);
+}
+
 /* Restart each bound queue whose newest pool is not at the niov size. */
 void devmemx_queue_resize_work(struct work_struct *work)
 {
@@ -371,15 +399,9 @@ void devmemx_queue_resize_work(struct work_struct *work)
 	u64 since;
 	int err;
 
-	mutex_lock(&b->lock);
-	dev = b->dev;
-	dev_hold(dev);
-	mutex_unlock(&b->lock);
+	dev = devmemx_lock_dev(b);
 	if (!dev)
 		return;
-
-	netdev_lock(dev);
-	mutex_lock(&b->lock);
 	b->resizing = true;
 	for (q = 0; q < b->nqueues && b->dev == dev && netif_running(dev); q++) {
 		if (!b->other_since[q] || !test_bit(q, b->queues) ||
@@ -403,9 +425,7 @@ void devmemx_queue_resize_work(struct work_struct *work)
 		}
 	}
 	b->resizing = false;
-	mutex_unlock(&b->lock);
-	netdev_unlock(dev);
-	dev_put(dev);
+	devmemx_unlock_dev(b, dev);
 	if (again)
 		mod_delayed_work(system_wq, &b->resize_work, HZ);
 }
@@ -447,15 +467,9 @@ void devmemx_queues_release(struct devmemx_binding *b)
 	struct net_device *dev;
 	unsigned int q;
 
-	mutex_lock(&b->lock);
-	dev = b->dev;
-	dev_hold(dev);
-	mutex_unlock(&b->lock);
+	dev = devmemx_lock_dev(b);
 	if (!dev)
 		return;
-
-	netdev_lock(dev);
-	mutex_lock(&b->lock);
 	if (b->dev == dev) {
 		for_each_set_bit(q, b->queues, b->nqueues) {
 			mutex_unlock(&b->lock);
@@ -467,9 +481,7 @@ void devmemx_queues_release(struct devmemx_binding *b)
 		b->dev = NULL;
 		netdev_put(dev, &b->dev_tracker);
 	}
-	mutex_unlock(&b->lock);
-	netdev_unlock(dev);
-	dev_put(dev);
+	devmemx_unlock_dev(b, dev);
 }
 
 /*
