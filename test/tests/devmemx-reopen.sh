@@ -6,8 +6,9 @@
 # devmemx binding each must succeed, and the bound queue must be back at
 # 64K buffers after it, counted in show; a flow across a link down/up
 # loses no byte. Before that: UDP steered to the bound queue is dropped, as
-# mlx5 drops what it does not split there. On 7.3, in-tree devmem with 64K niovs for contrast: its
-# provider refuses the PAGE_SIZE pool, so the link does not come up.
+# mlx5 drops what it does not split there. On 7.3 in-tree's 64K binding
+# makes every reopen fail: MTU, ring, channels and recovery are refused
+# (the old channels stay), and after a link down it does not come up.
 . /dx/tlib.sh
 
 # Six queues, so that channels can go down to four with queue 2 bound
@@ -99,12 +100,26 @@ dx_wait_idle
 
 # In-tree 7.3 with 64K niovs through the same link down/up.
 if [ "$DX_SERIES" = 7.3 ]; then
-	rxx devmemx-rx recv --dev dxsim1 --queues 2 --port 7300 --expect 1 \
+	# Started directly, so that $! is the receiver itself.
+	ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 7300 --expect 1 \
 		--rx-page-size 64K --udmabuf 32M --hugetlb --timeout 600 \
 		>/dev/null 2>/tmp/intree.err &
 	rpid=$!
 	bound() { [ "$(dmabuf_pools rx)" = 1 ]; }
 	wait_until 20 bound || fail "in-tree 64K binding: $(cat /tmp/intree.err)"
+	# Each reopen that keeps the old channels on failure is refused.
+	refused() { # what, then the command
+		local what=$1 rc=0 out
+		shift
+		out=$("$@" 2>&1) || rc=$?
+		[ $rc != 0 ] || fail "in-tree 64K: $what went through (the sim is kinder than mlx5?)"
+		expect_eq "$(dmabuf_pools rx)" 1 "in-tree 64K: pools with the binding after the refused $what"
+		echo "# in-tree 7.3 64K, $what: refused: $(echo "$out" | tail -n 1)"
+	}
+	refused "MTU 4000 -> 1500" rxx ip link set dxsim1 mtu 1500
+	refused "ring 512 -> 1024" rxx ethtool -G dxsim1 rx 1024
+	refused "channels 4 -> 6" rxx ethtool -L dxsim1 combined 6
+	refused "recovery" recover
 	rxx ip link set dxsim1 down
 	rc=0
 	out=$(rxx ip link set dxsim1 up 2>&1) || rc=$?

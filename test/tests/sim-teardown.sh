@@ -1,11 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# rmmod devmemx_sim under in-tree devmem: while a binding waits for a
-# connection, and while data flows; and the bound device (devmemx's binding)
-# moved to another network namespace. No warnings; the receiver sees its device
-# go (nothing on its sockets says so) and exits at once, saying why, without
-# touching the flow rule it made (the rule went with the device); and the page
-# pools of the device are gone once the binding's buffers are.
+# rmmod devmemx_sim under a devmem binding: while it waits for a
+# connection, and while data flows; and the bound device moved to another
+# network namespace. No warnings; the receiver sees its device go (nothing
+# on its sockets says so) and exits at once, saying why, without touching
+# the flow rule it made (the rule went with the device); and the page pools
+# of the device are gone once the binding's buffers are.
+#
+# The bindings are devmemx's. In-tree devmem's unbind warns on mlx5 here:
+# the receiver ends while the device is closed (going away, or moved, which
+# takes it down), mlx5 answers the queue restart with -ENODEV, and the core
+# expects only -ENETDOWN (WARN_ON in __netif_mp_close_rxq,
+# net/core/netdev_rx_queue.c). The sim answers as mlx5 does.
 . /dx/tlib.sh
+
+dx_load
 
 no_pools() { flush_deferred_skbs; [ -z "$(pools rx)" ]; }
 bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
@@ -29,7 +37,8 @@ recv_bound() {
 	local port=$1 bytes=$2
 	shift 2
 	ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port "$port" \
-		--expect "$bytes" --timeout $long "$@" >/tmp/rx.json 2>/tmp/rx.err &
+		--expect "$bytes" --timeout $long --provider devmemx "$@" \
+		>/tmp/rx.json 2>/tmp/rx.err &
 	pid=$!
 	wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
 }
@@ -73,13 +82,9 @@ wait_until 20 no_pools || fail "page pools left after rmmod mid-stream: $(pools 
 cleanup
 
 # 3. Bound, and the device moves to another namespace: gone for the
-# receiver too; the binding ends with its socket. The move takes the
-# device down, and there mlx5 (and so the sim) answers a queue restart
-# with -ENODEV, on which in-tree's unbind warns (__netif_mp_close_rxq):
-# devmemx's binding here.
-dx_load
+# receiver too; the binding ends with its socket.
 setup
-recv_bound 8002 1 --provider devmemx
+recv_bound 8002 1
 ip -n rx link set dxsim1 netns tx
 gone_exit $pid "moved to another namespace"
 wait_until 20 unbound_tx || fail "dma-buf page pool left after the moved device's receiver ended: $(pools tx)"
