@@ -83,6 +83,8 @@ struct devmemx_binding {
 	u32 other_pools;
 	u64 other_ns;
 	bool resizing;			/* resize_work is restarting queues */
+	bool resize_own;		/* its restart made a pool of our size */
+	unsigned int resize_delay;	/* jiffies before its next retry */
 	struct delayed_work resize_work;
 	struct device *dma_dev;		/* held until the dma-buf is unmapped */
 

@@ -129,13 +129,21 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 	b->flags = nla_get_u32_default(info->attrs[DEVMEMX_A_BINDING_FLAGS], 0);
 	write_pnet(&b->net, genl_info_net(info));
 	b->portid = info->snd_portid;
+	/*
+	 * The device before the id: once published, an UNBIND may find the
+	 * binding, and must see it on this device (visible only in its
+	 * namespace; its queue release waits for the device lock held here).
+	 */
+	mutex_lock(&b->lock);
+	b->dev = dev;
+	netdev_hold(dev, &b->dev_tracker, GFP_KERNEL);
+	mutex_unlock(&b->lock);
 	err = devmemx_binding_publish(b);
 	if (err) {
+		netdev_put(dev, &b->dev_tracker);
 		devmemx_binding_abort(b);
 		return ERR_PTR(err);
 	}
-	b->dev = dev;
-	netdev_hold(dev, &b->dev_tracker, GFP_KERNEL);
 	err = devmemx_queues_install(b, q, n, extack);
 	if (err) {
 		/* Queues are rolled back; the device stays locked here. */
@@ -143,10 +151,11 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 		b->dev = NULL;
 		netdev_put(dev, &b->dev_tracker);
 		mutex_unlock(&b->lock);
+		/* Unless an UNBIND meanwhile took it upon itself to end it. */
 		mutex_lock(&devmemx_mutex);
-		devmemx_binding_mark_unbound(b);
+		if (devmemx_binding_mark_unbound(b))
+			percpu_ref_kill(&b->ref);
 		mutex_unlock(&devmemx_mutex);
-		devmemx_binding_finish_unbind(b);
 		return ERR_PTR(err);
 	}
 	return b;
@@ -205,14 +214,10 @@ int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	netdev_lock(dev);
 	b = devmemx_nl_bind_locked(dev, info, q, n, size);
+	/* Under the device lock: an UNBIND cannot end the binding before. */
+	err = IS_ERR(b) ? PTR_ERR(b) : devmemx_nl_bind_reply(rsp, info, b);
 	netdev_unlock(dev);
 	netdev_put(dev, &tracker);
-	if (IS_ERR(b)) {
-		err = PTR_ERR(b);
-		goto err_free;
-	}
-
-	err = devmemx_nl_bind_reply(rsp, info, b);
 	if (err)
 		goto err_free;
 	module_put(THIS_MODULE);

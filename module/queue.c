@@ -325,6 +325,11 @@ void devmemx_queue_pool_made(struct devmemx_binding *b, unsigned int q,
 
 	lockdep_assert_held(&b->lock);
 	if (own_size) {
+		/* resize_work's own restart: it judges once that returned. */
+		if (b->resizing) {
+			b->resize_own = true;
+			return;
+		}
 		if (b->other_since[q])
 			b->other_ns += now - b->other_since[q];
 		b->other_since[q] = 0;
@@ -386,7 +391,19 @@ static void devmemx_unlock_dev(struct devmemx_binding *b,
 	dev_put(dev);
 }
 
-/* Restart each bound queue whose newest pool is not at the niov size. */
+/* Errors a restart may not meet again: retried, with a growing delay. */
+static bool devmemx_restart_transient(int err)
+{
+	return err == -ENOMEM || err == -EBUSY || err == -EAGAIN ||
+	       err == -EIO || err == -ETIMEDOUT;
+}
+
+/*
+ * Restart each bound queue whose newest pool is not at the niov size. The
+ * time at another size ends only when a restart both returned 0 and made
+ * a pool of the niov size (a restart that fails after making its pool
+ * keeps the old queue).
+ */
 void devmemx_queue_resize_work(struct work_struct *work)
 {
 	struct devmemx_binding *b = container_of(to_delayed_work(work),
@@ -408,26 +425,36 @@ void devmemx_queue_resize_work(struct work_struct *work)
 		    __netif_get_rx_queue(dev, q)->mp_params.mp_priv != b)
 			continue;
 		since = b->other_since[q];
+		b->resize_own = false;
 		mutex_unlock(&b->lock);
 		err = netdev_rx_queue_restart(dev, q);
 		mutex_lock(&b->lock);
-		if (err) {
-			netdev_info(dev, "devmemx: restarting queue %u at rx-buf-size %u failed (%d); again in a second\n",
-				    q, size, err);
-			again = true;
-		} else if (b->other_since[q]) {
-			netdev_warn(dev, "devmemx: the driver restarted queue %u with smaller buffers than rx-buf-size %u; it stays so until the binding ends\n",
-				    q, size);
-		} else {
+		if (!err && b->resize_own) {
+			b->other_ns += ktime_get_ns() - since;
+			b->other_since[q] = 0;
+			b->resize_delay = 0;
 			netdev_info(dev, "devmemx: queue %u back at rx-buf-size %u for binding %u after %llu ms with smaller buffers\n",
 				    q, size, b->id,
 				    div_u64(ktime_get_ns() - since, NSEC_PER_MSEC));
+		} else if (!err) {
+			netdev_warn(dev, "devmemx: the driver restarted queue %u with smaller buffers than rx-buf-size %u; it stays so until the driver reopens it\n",
+				    q, size);
+		} else if (devmemx_restart_transient(err)) {
+			if (!b->resize_delay)
+				netdev_info(dev, "devmemx: restarting queue %u at rx-buf-size %u failed (%d); trying again\n",
+					    q, size, err);
+			again = true;
+		} else {
+			netdev_warn(dev, "devmemx: cannot restart queue %u at rx-buf-size %u (%d): it keeps smaller buffers until the driver reopens it\n",
+				    q, size, err);
 		}
 	}
 	b->resizing = false;
+	if (again) {
+		b->resize_delay = clamp_t(unsigned int, b->resize_delay * 2, HZ, 64 * HZ);
+		mod_delayed_work(system_wq, &b->resize_work, b->resize_delay);
+	}
 	devmemx_unlock_dev(b, dev);
-	if (again)
-		mod_delayed_work(system_wq, &b->resize_work, HZ);
 }
 
 /*

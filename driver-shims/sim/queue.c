@@ -224,8 +224,8 @@ int dxsim_queues_reopen(struct net_device *dev)
  * ethtool -L combined COUNT. The core has checked COUNT against the
  * maximum, the ntuple rules, a user-set RSS table and memory providers
  * (none is bound to a queue that goes away). As in mlx5, every channel
- * is opened anew: the queues that stay first (a failure changes nothing),
- * then the count.
+ * is opened anew: the queues that stay first (a failure there changes
+ * nothing), then the count (a failure there leaves the old count).
  */
 int dxsim_queues_set_count(struct net_device *dev, unsigned int count)
 {

@@ -68,13 +68,21 @@ reopen() {
 }
 down_up() { rxx ip link set dxsim1 down && rxx ip link set dxsim1 up; }
 recover() { echo 1 >$knob; }
+# The first restart at 64K fails after it made its pool (the old queue
+# stays): devmemx must try again, not take the new pool for the queue's.
+recover_failing() {
+	echo 1 >/sys/kernel/debug/devmemx_sim/dxsim1/fail_queue_start
+	recover
+}
 reopen "link down/up" down_up
 reopen "MTU 1500 -> 4000" ip -n rx link set dxsim1 mtu 4000
 reopen "ring 1024 -> 512" rxx ethtool -G dxsim1 rx 512
 reopen "channels 6 -> 4" rxx ethtool -L dxsim1 combined 4
 reopen "recovery" recover
+reopen "recovery, the first restart failing" recover_failing
+expect_eq "$(rx_stat fault_queue_start)" 1 "queue starts the knob failed"
 new_log | grep -c "dxsim1: devmemx: queue 2 back at rx-buf-size 65536 for binding $id after" |
-	grep -qx 5 || fail "kernel log: $(new_log | grep devmemx)"
+	grep -qx 6 || fail "kernel log: $(new_log | grep devmemx)"
 expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
 dx_wait_idle
 
