@@ -37,10 +37,10 @@ recv_bound() {
 	local port=$1 bytes=$2
 	shift 2
 	ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port "$port" \
-		--expect "$bytes" --timeout $long --provider devmemx "$@" \
+		--expect "$bytes" --timeout $long --provider devmemx --udmabuf 16M "$@" \
 		>/tmp/rx.json 2>/tmp/rx.err &
 	pid=$!
-	wait_until 10 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
+	wait_until 30 bound || fail "no page pool with a dma-buf appeared: $(pools rx)"
 }
 # gone_exit PID WHEN: receiver PID, whose device was just removed, ends at
 # once with status 1 and says why.
