@@ -128,6 +128,8 @@ in-root-build: build/tools/ncdevmem
 		-o build/tools/dx-fuzz test/helpers/dx-fuzz.c test/helpers/dxnl.c
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
 		-o build/tools/dx-failnth test/helpers/dx-failnth.c test/helpers/dxnl.c
+	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
+		-o build/tools/dx-req test/helpers/dx-req.c test/helpers/dxnl.c
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel
 # source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL

@@ -17,6 +17,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/module.h>
+#include <linux/pid.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
@@ -265,6 +266,7 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 	bitmap_free(b->queues);
 	bitmap_free(b->pooled);
 	percpu_ref_exit(&b->ref);
+	put_pid(b->creator);
 	kfree(b);
 }
 
@@ -319,7 +321,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	 */
 	b->dma_dev = get_device(dma_dev);
 	b->niov_shift = ilog2(niov_size);
-	b->creator = task_tgid_vnr(current);
+	b->creator = get_task_pid(current, PIDTYPE_TGID);
 	b->nqueues = dev->real_num_rx_queues;
 	b->queues = bitmap_zalloc(b->nqueues, GFP_KERNEL);
 	b->pooled = bitmap_zalloc(b->nqueues, GFP_KERNEL);
@@ -432,6 +434,36 @@ void devmemx_binding_finish_unbind(struct devmemx_binding *b)
 {
 	devmemx_queues_release(b);
 	percpu_ref_kill(&b->ref);
+}
+
+/*
+ * End every binding @match picks (a closed socket's, a dying namespace's),
+ * one at a time: marked under devmemx_mutex, finished without it. Returns
+ * how many this call ended.
+ */
+unsigned int devmemx_bindings_end(bool (*match)(struct devmemx_binding *b,
+						const void *arg),
+				  const void *arg)
+{
+	struct devmemx_binding *b, *hit;
+	unsigned int n = 0;
+
+	do {
+		hit = NULL;
+		mutex_lock(&devmemx_mutex);
+		list_for_each_entry(b, &devmemx_bindings, node) {
+			if (match(b, arg) && devmemx_binding_mark_unbound(b)) {
+				hit = b;
+				break;
+			}
+		}
+		mutex_unlock(&devmemx_mutex);
+		if (hit) {
+			devmemx_binding_finish_unbind(hit);
+			n++;
+		}
+	} while (hit);
+	return n;
 }
 
 int devmemx_binding_init(void)

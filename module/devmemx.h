@@ -58,11 +58,16 @@ struct devmemx_binding {
 
 	struct list_head node;		/* devmemx_bindings, under devmemx_mutex */
 	bool unbound;			/* under devmemx_mutex */
-	/* Unless persistent, the binding ends with the socket that made it. */
-	possible_net_t net;
+	/*
+	 * The network namespace the binding was made in, by its cookie (never
+	 * reused, unlike its address): the only one that sees the binding or
+	 * can end it, wherever its device moves; the binding ends with it.
+	 * Unless persistent, it also ends with the socket that made it.
+	 */
+	u64 net_cookie;
 	u32 portid;
 	u32 flags;
-	pid_t creator;
+	struct pid *creator;
 
 	struct mutex lock;		/* dev, queues, other_* */
 	struct net_device *dev;		/* NULL once unbound or unregistered */
@@ -142,6 +147,9 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 					       struct netlink_ext_ack *extack);
 int devmemx_binding_publish(struct devmemx_binding *b);
 bool devmemx_binding_mark_unbound(struct devmemx_binding *b);
+unsigned int devmemx_bindings_end(bool (*match)(struct devmemx_binding *b,
+						const void *arg),
+				  const void *arg);
 bool devmemx_dma_bounces(struct device *dma_dev);
 void devmemx_binding_finish_unbind(struct devmemx_binding *b);
 void devmemx_binding_abort(struct devmemx_binding *b);

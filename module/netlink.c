@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The devmemx generic netlink family: request handlers. */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/dma-buf.h>
 #include <linux/ethtool.h>
 #include <linux/utsname.h>
@@ -13,15 +15,48 @@
 
 #define DEVMEMX_MAX_QUEUES	256
 
+/*
+ * INFO's live objects: the module's in the initial network namespace, the
+ * namespace's own bindings anywhere else (a container learns nothing of
+ * its neighbours).
+ */
+static void devmemx_nl_live(struct net *net, u32 *bindings, u64 *niovs,
+			    u32 *pools)
+{
+	struct devmemx_binding *b;
+
+	if (net_eq(net, &init_net)) {
+		*bindings = atomic_read(&devmemx_counters.bindings);
+		*niovs = atomic64_read(&devmemx_counters.niovs);
+		*pools = atomic_read(&devmemx_counters.page_pools);
+		return;
+	}
+	*bindings = 0;
+	*niovs = 0;
+	*pools = 0;
+	mutex_lock(&devmemx_mutex);
+	list_for_each_entry(b, &devmemx_bindings, node) {
+		if (b->net_cookie != net->net_cookie)
+			continue;
+		(*bindings)++;
+		*niovs += b->niov_count;
+		*pools += atomic_read(&b->page_pools);
+	}
+	mutex_unlock(&devmemx_mutex);
+}
+
 int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *rsp;
+	u32 bindings, pools;
 	void *hdr;
+	u64 niovs;
 
 	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rsp)
 		return -ENOMEM;
 
+	devmemx_nl_live(genl_info_net(info), &bindings, &niovs, &pools);
 	hdr = genlmsg_iput(rsp, info);
 	if (!hdr)
 		goto err_free;
@@ -29,12 +64,9 @@ int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_string(rsp, DEVMEMX_A_INFO_KERNEL, init_utsname()->release) ||
 	    nla_put_u32(rsp, DEVMEMX_A_INFO_FEATURES, devmemx_features()) ||
 	    nla_put_u32(rsp, DEVMEMX_A_INFO_HOOKS, devmemx_hooks) ||
-	    nla_put_u32(rsp, DEVMEMX_A_INFO_BINDINGS,
-			atomic_read(&devmemx_counters.bindings)) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_INFO_NIOVS,
-			      atomic64_read(&devmemx_counters.niovs), 0) ||
-	    nla_put_u32(rsp, DEVMEMX_A_INFO_PAGE_POOLS,
-			atomic_read(&devmemx_counters.page_pools)))
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_BINDINGS, bindings) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_INFO_NIOVS, niovs, 0) ||
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_PAGE_POOLS, pools))
 		goto err_free;
 
 	genlmsg_end(rsp, hdr);
@@ -127,7 +159,7 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 	if (IS_ERR(b))
 		return b;
 	b->flags = nla_get_u32_default(info->attrs[DEVMEMX_A_BINDING_FLAGS], 0);
-	write_pnet(&b->net, genl_info_net(info));
+	b->net_cookie = genl_info_net(info)->net_cookie;
 	b->portid = info->snd_portid;
 	/*
 	 * The device before the id: once published, an UNBIND may find the
@@ -229,15 +261,10 @@ err_free:
 	return err;
 }
 
-/* Callers see bindings on devices of their network namespace. */
+/* Callers see the bindings made in their network namespace, and no other. */
 static bool devmemx_binding_visible(struct devmemx_binding *b, struct net *net)
 {
-	bool ok;
-
-	mutex_lock(&b->lock);
-	ok = !b->dev || net_eq(dev_net(b->dev), net);
-	mutex_unlock(&b->lock);
-	return ok;
+	return b->net_cookie == net->net_cookie;
 }
 
 int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
@@ -277,11 +304,33 @@ static int devmemx_nl_fill_queues(struct sk_buff *rsp, struct devmemx_binding *b
 	return 0;
 }
 
-/* Under devmemx_mutex. */
+/*
+ * Under devmemx_mutex and b->lock: where the binding stands, seen from
+ * @net (its own namespace); its device's ifindex only while bound there.
+ */
+static int devmemx_nl_fill_state(struct sk_buff *rsp, struct devmemx_binding *b,
+				 struct net *net)
+{
+	u32 state = DEVMEMX_BINDING_STATE_DRAINING;
+
+	if (!b->unbound && b->dev)
+		state = net_eq(dev_net(b->dev), net) ?
+			DEVMEMX_BINDING_STATE_BOUND : DEVMEMX_BINDING_STATE_MOVED;
+	if (nla_put_u32(rsp, DEVMEMX_A_BINDING_STATE, state))
+		return -EMSGSIZE;
+	if (state == DEVMEMX_BINDING_STATE_BOUND &&
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev->ifindex))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* Under devmemx_mutex; @net is the caller's. */
 static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *b,
-				   u32 portid, u32 seq, int flags)
+				   struct net *net, u32 portid, u32 seq,
+				   int flags)
 {
 	u32 in_use = atomic_read(&b->in_use);
+	pid_t creator = pid_vnr(b->creator);
 	void *hdr;
 	int err;
 
@@ -290,7 +339,7 @@ static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *
 	if (!hdr)
 		return -EMSGSIZE;
 	mutex_lock(&b->lock);
-	err = nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev ? b->dev->ifindex : 0) ||
+	err = devmemx_nl_fill_state(rsp, b, net) ||
 	      devmemx_nl_fill_queues(rsp, b) ||
 	      nla_put_u32(rsp, DEVMEMX_A_BINDING_POOLS_OTHER_SIZE, b->other_pools) ||
 	      nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_OTHER_SIZE_NS,
@@ -313,7 +362,7 @@ static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *
 			      b->dmabuf->size, 0) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_METADATA_BYTES,
 			      b->metadata, 0) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_CREATOR_PID, b->creator) ||
+	    (creator && nla_put_u32(rsp, DEVMEMX_A_BINDING_CREATOR_PID, creator)) ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_PAGE_POOLS,
 			atomic_read(&b->page_pools))) {
 		genlmsg_cancel(rsp, hdr);
@@ -340,8 +389,8 @@ int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&devmemx_mutex);
 	b = devmemx_binding_lookup(id);
 	if (b && devmemx_binding_visible(b, genl_info_net(info)))
-		err = devmemx_nl_fill_binding(rsp, b, info->snd_portid,
-					      info->snd_seq, 0);
+		err = devmemx_nl_fill_binding(rsp, b, genl_info_net(info),
+					      info->snd_portid, info->snd_seq, 0);
 	mutex_unlock(&devmemx_mutex);
 	if (err) {
 		if (err == -ENOENT)
@@ -366,7 +415,8 @@ int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
 			continue;
 		if (i++ < skip)
 			continue;
-		err = devmemx_nl_fill_binding(skb, b, NETLINK_CB(cb->skb).portid,
+		err = devmemx_nl_fill_binding(skb, b, net,
+					      NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err) {
 			i--;
@@ -459,37 +509,51 @@ out:
 	return genlmsg_reply(rsp, info);
 }
 
+static bool devmemx_made_by_socket(struct devmemx_binding *b, const void *arg)
+{
+	const struct netlink_notify *n = arg;
+
+	return b->portid == n->portid && b->net_cookie == n->net->net_cookie &&
+	       !(b->flags & DEVMEMX_BINDING_FLAGS_PERSISTENT);
+}
+
 /* A genl socket closed: the bindings it made end, unless persistent. */
 static int devmemx_netlink_event(struct notifier_block *nb, unsigned long event,
 				 void *ptr)
 {
 	struct netlink_notify *n = ptr;
 
-	if (event != NETLINK_URELEASE || n->protocol != NETLINK_GENERIC)
-		return NOTIFY_DONE;
-	for (;;) {
-		struct devmemx_binding *b, *hit = NULL;
-
-		mutex_lock(&devmemx_mutex);
-		list_for_each_entry(b, &devmemx_bindings, node) {
-			if (!b->unbound && b->portid == n->portid &&
-			    !(b->flags & DEVMEMX_BINDING_FLAGS_PERSISTENT) &&
-			    net_eq(read_pnet(&b->net), n->net)) {
-				if (devmemx_binding_mark_unbound(b))
-					hit = b;
-				break;
-			}
-		}
-		mutex_unlock(&devmemx_mutex);
-		if (!hit)
-			break;
-		devmemx_binding_finish_unbind(hit);
-	}
+	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC)
+		devmemx_bindings_end(devmemx_made_by_socket, n);
 	return NOTIFY_DONE;
 }
 
 static struct notifier_block devmemx_netlink_nb = {
 	.notifier_call = devmemx_netlink_event,
+};
+
+static bool devmemx_made_in(struct devmemx_binding *b, const void *arg)
+{
+	return b->net_cookie == ((const struct net *)arg)->net_cookie;
+}
+
+/*
+ * A network namespace goes: the bindings made in it end, persistent ones
+ * too (no one can reach them any more; in-tree bindings cannot outlive
+ * theirs, as their socket holds it). Before its devices leave it, so a
+ * device that returns to the initial namespace comes back unbound.
+ */
+static void __net_exit devmemx_net_pre_exit(struct net *net)
+{
+	unsigned int n = devmemx_bindings_end(devmemx_made_in, net);
+
+	if (n)
+		pr_info("%u binding%s ended with the network namespace %s made in\n",
+			n, n == 1 ? "" : "s", n == 1 ? "it was" : "they were");
+}
+
+static struct pernet_operations devmemx_net_ops = {
+	.pre_exit = devmemx_net_pre_exit,
 };
 
 int devmemx_nl_init(void)
@@ -499,14 +563,24 @@ int devmemx_nl_init(void)
 	err = netlink_register_notifier(&devmemx_netlink_nb);
 	if (err)
 		return err;
+	err = register_pernet_subsys(&devmemx_net_ops);
+	if (err)
+		goto err_notifier;
 	err = genl_register_family(&devmemx_nl_family);
 	if (err)
-		netlink_unregister_notifier(&devmemx_netlink_nb);
+		goto err_pernet;
+	return 0;
+
+err_pernet:
+	unregister_pernet_subsys(&devmemx_net_ops);
+err_notifier:
+	netlink_unregister_notifier(&devmemx_netlink_nb);
 	return err;
 }
 
 void devmemx_nl_exit(void)
 {
 	genl_unregister_family(&devmemx_nl_family);
+	unregister_pernet_subsys(&devmemx_net_ops);
 	netlink_unregister_notifier(&devmemx_netlink_nb);
 }

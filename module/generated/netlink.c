@@ -80,7 +80,7 @@ static const struct genl_split_ops devmemx_nl_ops[] = {
 		.doit		= devmemx_nl_caps_get_doit,
 		.policy		= devmemx_caps_get_nl_policy,
 		.maxattr	= DEVMEMX_A_CAPS_QUEUE_ID,
-		.flags		= GENL_CMD_CAP_DO,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };
 

@@ -1,16 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0
-# Who may do what. devmemx's bind and unbind take CAP_NET_ADMIN over the
-# device's network namespace, as in-tree devmem's bind-rx does (both are
-# uns-admin-perm): an unprivileged user is refused (EPERM, nothing left
-# behind) by both, and may only read (show, caps, info); root of a user
-# namespace that owns the device's network namespace binds with both.
+# Who may do what, and what crosses network namespaces: nothing. Binding,
+# unbinding and caps take CAP_NET_ADMIN in the user namespace that owns the
+# device's network namespace (bind and unbind as in-tree devmem's bind-rx:
+# uns-admin-perm; caps because it makes the driver validate sizes, which
+# mlx5 logs). An unprivileged user is refused (EPERM, nothing left behind)
+# and may read show and info. Root of a user namespace that owns a network
+# namespace with dxsim1 moved in binds, receives and unbinds there, and
+# sees and reaches nothing of any other namespace: bindings made elsewhere
+# (ENOENT, as for an id that does not exist), devices elsewhere (ENODEV,
+# as for an ifindex that does not exist), other namespaces' counters,
+# processes it may not ptrace (--pid). A binding stays with a device that
+# moves, visible only where it was made; a namespace's end ends the
+# bindings made in it.
 . /dx/tlib.sh
 
 dx_sim_devmem
 trap dx_sim_teardown EXIT
 port=7200
+rxx() { ip netns exec rx "$@"; }
 as_nobody() { ip netns exec rx su -s /bin/sh nobody -c "$*"; }
-perm="binding needs CAP_NET_ADMIN (Operation not permitted)"
+perm() { echo "$1 needs CAP_NET_ADMIN (Operation not permitted)"; }
+noent() { echo "devmemx: $1 $2: no devmemx binding $2 (No such file or directory)"; }
+ids() { json_ids | tr '\n' ' '; }
 
 # ---- an unprivileged user --------------------------------------------------
 expect_err 1 "devmemx: /dev/udmabuf: Permission denied (run as root, or give this user access to it)" \
@@ -19,29 +30,39 @@ expect_err 1 "devmemx: /dev/udmabuf: Permission denied (run as root, or give thi
 mode=$(stat -c %a /dev/udmabuf)
 trap 'chmod $mode /dev/udmabuf; dx_sim_teardown' EXIT
 chmod 666 /dev/udmabuf
-expect_err 1 "devmemx: bind to dxsim1: $perm" \
+expect_err 1 "devmemx: bind to dxsim1: $(perm binding)" \
 	as_nobody devmemx bind dev dxsim1 queues 2 --udmabuf 4M
 expect_eq "$(dx_live)" "0 0 0" "live objects after nobody's bind"
-id=$(ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
-	json_ids)
+id=$(rxx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist | json_ids)
 [ -n "$id" ] || fail "root's persistent bind of queue 2"
-expect_err 1 "devmemx: unbind $id: unbinding needs CAP_NET_ADMIN (Operation not permitted)" \
-	as_nobody devmemx unbind "$id"
-expect_err 1 "devmemx: unbind $id: unbinding needs CAP_NET_ADMIN (Operation not permitted)" \
-	as_nobody devmemx unbind all
-expect_eq "$(as_nobody devmemx -j show | grep -c "\"id\":$id,")" 1 \
-	"nobody's show lists root's binding"
-as_nobody devmemx caps dev dxsim1 queue 3 >/dev/null || fail "nobody's caps"
-as_nobody devmemx info >/dev/null || fail "nobody's info"
-ip netns exec rx devmemx unbind "$id" || fail "root's unbind $id"
-dx_wait_idle
+expect_err 1 "devmemx: unbind $id: $(perm unbinding)" as_nobody devmemx unbind "$id"
+expect_err 1 "devmemx: unbind $id: $(perm unbinding)" as_nobody devmemx unbind all
+expect_eq "$(as_nobody devmemx -j show | ids)" "$id " "nobody's show"
+expect_err 1 "devmemx: caps of dxsim1: $(perm caps)" as_nobody devmemx caps dev dxsim1 queue 3
+expect_eq "$(as_nobody devmemx -j info | sed 's/.*"bindings":\([0-9]*\),.*/\1/')" 1 \
+	"bindings in nobody's info"
+# A root process holding a dma-buf (the CLI holding its binding of queue 3):
+# its fd is out of nobody's reach (pidfd_getfd needs ptrace access).
+# (Started directly, so that $! is the CLI itself.)
+ip netns exec rx devmemx bind dev dxsim1 queues 3 --udmabuf 4M >/dev/null 2>&1 &
+holder=$!
+trap 'kill $holder 2>/dev/null; chmod $mode /dev/udmabuf; dx_sim_teardown' EXIT
+held() { [ "$(rxx devmemx -j show | ids | wc -w)" = 2 ]; }
+wait_until 10 held || fail "no binding from the holding CLI"
+hid=$(rxx devmemx -j show | ids | tr ' ' '\n' | grep -vx "$id")
+fd=$(ls -l /proc/$holder/fd | awk '/dmabuf/ { print $(NF - 2) }' | head -n1)
+[ -n "$fd" ] || fail "the CLI holds no dma-buf fd: $(ls -l /proc/$holder/fd)"
+ptrace="Operation not permitted (taking another process's fd needs ptrace access to it: run as its user or with CAP_SYS_PTRACE (see kernel.yama.ptrace_scope))"
+expect_err 1 "devmemx: pidfd_getfd of fd $fd of process $holder: $ptrace" \
+	as_nobody devmemx bind dev dxsim1 queues 2 --pid $holder --fd "$fd"
+expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "root's unbind $id"
 # In-tree devmem refuses nobody the same way.
-expect_err 1 "devmemx-rx: bind to dxsim1: $perm" \
+expect_err 1 "devmemx-rx: bind to dxsim1: $(perm binding)" \
 	as_nobody devmemx-rx recv --dev dxsim1 --queues 2 --port 7100 --expect 1 \
 	--udmabuf 4M --timeout 5
-expect_eq "$(dmabuf_pools rx)" 0 "in-tree bindings after nobody's bind-rx"
+expect_eq "$(dmabuf_pools rx)" 1 "page pools with a binding after nobody's bind-rx (the holder's)"
+expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings: the holder's"
 chmod "$mode" /dev/udmabuf
-trap dx_sim_teardown EXIT
 
 # ---- root of a user namespace that owns the device's network namespace -----
 unshare -Urn sleep 600 &
@@ -50,20 +71,93 @@ back() { # dxsim1 returns to the initial namespace when the owner's goes
 	kill $owner 2>/dev/null || true
 	wait_until 10 test -e /sys/class/net/dxsim1 || fail "dxsim1 did not come back"
 }
-trap 'back; dx_sim_teardown' EXIT
+trap 'back; kill $holder 2>/dev/null; dx_sim_teardown' EXIT
 in_userns() { nsenter -t $owner -U -n "$@"; }
 wait_until 5 in_userns true || fail "no user namespace to enter"
 expect_eq "$(in_userns id -u)" 0 "uid in the user namespace"
+ifx_tx=$(ip netns exec tx cat /sys/class/net/dxsim0/ifindex)
 ip -n rx link set dxsim1 netns $owner
 in_userns ip link set lo up
 in_userns ip addr add 192.0.2.2/24 dev dxsim1
 in_userns ip link set dxsim1 up
+
+# The holder's binding moved with dxsim1: still its queue's, seen only in rx.
+rxx devmemx show "$hid" >/tmp/show
+grep -qx 'state: moved' /tmp/show || fail "rx's show of the moved binding: $(cat /tmp/show)"
+! grep -q '^ifindex:' /tmp/show || fail "rx's show names a device of another namespace: $(cat /tmp/show)"
+expect_eq "$(in_userns devmemx show)" "" "the user namespace's show"
+expect_err 1 "$(noent unbind "$hid")" in_userns devmemx unbind "$hid"
+expect_err 1 "$(noent show "$hid")" in_userns devmemx show "$hid"
+expect_eq "$(in_userns devmemx -j info | sed 's/.*"bindings":\([0-9]*\),"niovs":\([0-9]*\),"page-pools":\([0-9]*\).*/\1 \2 \3/')" \
+	"0 0 0" "the user namespace's info"
+expect_eq "$(in_userns devmemx unbind all)" "unbound: 0" "the user namespace's unbind all"
+# Nor a device, nor a process, of another namespace.
+nodev="errno 19: no such device in this network namespace"
+expect_eq "$(in_userns dx-req bind "$ifx_tx" 2)" "$nodev" "bind of tx's dxsim0 from the user namespace"
+expect_eq "$(in_userns dx-req caps "$ifx_tx")" "$nodev" "caps of tx's dxsim0 from the user namespace"
+expect_eq "$(in_userns dx-req netdev-bind "$ifx_tx" 2)" "errno 19: " \
+	"in-tree bind-rx of tx's dxsim0 from the user namespace"
+expect_err 1 "devmemx: pidfd_getfd of fd $fd of process $holder: $ptrace" \
+	in_userns devmemx bind dev dxsim1 queues 2 --pid $holder --fd "$fd"
+expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after the user namespace's refusals"
+
+# Its own device: caps, data with both providers, a persistent binding.
+in_userns devmemx caps dev dxsim1 queue 2 >/tmp/caps || fail "caps in the user namespace: $(cat /tmp/caps)"
+grep -qx 'driver: devmemx_sim' /tmp/caps || fail "caps in the user namespace: $(cat /tmp/caps)"
 DX_RX_EXEC="nsenter -t $owner -U -n"
 for provider in netdev devmemx; do
 	port=$((port + 1))
 	devmem_xfer 1048576 $port --queues 2 --provider $provider --udmabuf 4M
 	[ "$(jget cmsgs_dmabuf /tmp/rx.json)" -ge 1 ] || fail "$provider: no payload in the dma-buf"
 done
+
+# The fuzzer, from inside the user namespace (queue 2 free, 3 the holder's).
+seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
+count=1000
+[ -z "$DX_DEBUG" ] || count=300
+out=$(in_userns dx-fuzz dxsim1 "$seed" "$count" 2>&1) || fail "dx-fuzz in the user namespace (seed $seed): $out"
+echo "# fuzzer in the user namespace, seed $seed: $out"
+binds=$(sed -n 's/.*(\([0-9]*\) binds).*/\1/p' <<<"$out")
+[ "${binds:-0}" -gt 0 ] || fail "no bind succeeded in the user namespace (seed $seed): $out"
+# It leaves persistent bindings; the user namespace's unbind all ends them
+# and none of rx's.
+in_userns devmemx unbind all >/dev/null
+expect_eq "$(rxx devmemx -j show | ids)" "$hid " "rx's bindings after the fuzzer"
+
+# A persistent binding: seen and counted only here.
+uid=$(in_userns devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist | json_ids)
+# (The receivers' bindings may wait a moment for their last buffers.)
+userns_live() { in_userns devmemx -j info | sed 's/.*"bindings":\([0-9]*\),"niovs":\([0-9]*\),.*/\1 \2/'; }
+userns_one() { flush_deferred_skbs; [ "$(userns_live)" = "1 1024" ]; }
+wait_until 10 userns_one ||
+	fail "the user namespace's info (bindings niovs): $(userns_live)"
+[ -n "$uid" ] || fail "persistent bind in the user namespace"
+in_userns devmemx show "$uid" >/tmp/show
+grep -qx 'state: bound' /tmp/show || fail "the user namespace's show: $(cat /tmp/show)"
+grep -qx "ifindex: $(in_userns ip -o link show dxsim1 | cut -d: -f1)" /tmp/show ||
+	fail "the user namespace's show: $(cat /tmp/show)"
+expect_eq "$(in_userns devmemx -j show | ids)" "$uid " "the user namespace's bindings"
+expect_eq "$(rxx devmemx -j show | ids)" "$hid " "rx's bindings"
+expect_eq "$(devmemx -j show | ids)" "" "the initial namespace's bindings"
+expect_err 1 "$(noent unbind "$uid")" rxx devmemx unbind "$uid"
+expect_err 1 "$(noent unbind "$uid")" devmemx unbind "$uid"
+expect_eq "$(dx_live | cut -d' ' -f1,2)" "2 2048" "the module's live objects"
+
+# The namespace goes: the bindings made in it end; the holder's, made in
+# rx, stays with dxsim1 back in the initial namespace.
+lines=$(dmesg | wc -l)
 back
+holder_only() { flush_deferred_skbs; [ "$(dx_live | cut -d' ' -f1)" = 1 ]; }
+wait_until 20 holder_only ||
+	fail "bindings after the user namespace went: $(dx_live)"
+dmesg | tail -n +$((lines + 1)) |
+	grep -q "devmemx: 1 binding ended with the network namespace it was made in$" ||
+	fail "no kernel log line for the binding its namespace ended: $(dmesg | tail -n +$((lines + 1)))"
+rxx devmemx show "$hid" | grep -qx 'state: moved' || fail "the holder's binding after the user namespace went"
+ip link set dxsim1 netns rx
+rxx devmemx show "$hid" | grep -qx 'state: bound' || fail "the holder's binding back in rx"
+kill $holder
+wait $holder || true
+dx_wait_idle
 trap - EXIT
 dx_sim_teardown

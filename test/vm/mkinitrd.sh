@@ -45,6 +45,9 @@ cp /src/build/tools/dx-fuzz "$stage/usr/bin/dx-fuzz"
 # fail-nth driver (test/helpers/dx-failnth.c).
 add_bin /src/build/tools/dx-failnth
 cp /src/build/tools/dx-failnth "$stage/usr/bin/dx-failnth"
+# One raw request with a given ifindex (test/helpers/dx-req.c).
+add_bin /src/build/tools/dx-req
+cp /src/build/tools/dx-req "$stage/usr/bin/dx-req"
 # The tools built with ASan and UBSan (test tools-asan puts them first in
 # PATH).
 if [ -x /src/build/tools-asan/devmemx ]; then

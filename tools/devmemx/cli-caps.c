@@ -21,6 +21,7 @@
 #include <netlink/msg.h>
 
 #include "cli.h"
+#include "family.h"
 #include "generated/devmemx-names.h"
 
 #define CAPS_MAX_UNMET	(8 + DX_MAX_QUEUES)
@@ -442,6 +443,8 @@ int cli_caps(int argc, char **argv)
 		return CLI_FAIL;
 	if (cli_open(&nl))
 		return CLI_FAIL;
+	nl.hint = dx_perm_hint;
+	nl.hint_arg = "caps";
 	ret = caps(&nl, &s);
 	dx_nl_close(&nl);
 	for (i = 0; i < s.nunmet; i++)

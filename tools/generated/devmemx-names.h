@@ -18,6 +18,13 @@ static const char * const dx_binding_flags_names[] = {
 	NULL
 };
 
+static const char * const dx_binding_state_names[] = {
+	"bound",
+	"moved",
+	"draining",
+	NULL
+};
+
 static const char * const dx_tcp_data_split_names[] = {
 	"unknown",
 	"disabled",
@@ -75,6 +82,7 @@ static const struct dx_attr dx_binding_attrs[] = {
 	[DEVMEMX_A_BINDING_METADATA_BYTES] = { "metadata-bytes", DX_U64 },
 	[DEVMEMX_A_BINDING_POOLS_OTHER_SIZE] = { "pools-other-size", DX_U32 },
 	[DEVMEMX_A_BINDING_OTHER_SIZE_NS] = { "other-size-ns", DX_U64 },
+	[DEVMEMX_A_BINDING_STATE] = { "state", DX_U32, DX_ENUM, dx_binding_state_names },
 	[DEVMEMX_A_BINDING_MAX + 1] = { NULL }
 };
 

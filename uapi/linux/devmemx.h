@@ -25,10 +25,27 @@ enum devmemx_feature {
 /**
  * enum devmemx_binding_flags
  * @DEVMEMX_BINDING_FLAGS_PERSISTENT: The binding outlives the socket that made
- *   it; it ends on unbind, device removal or module unload only.
+ *   it; it ends on unbind, device removal, or when the network namespace it
+ *   was made in goes.
  */
 enum devmemx_binding_flags {
 	DEVMEMX_BINDING_FLAGS_PERSISTENT = 1,
+};
+
+/**
+ * enum devmemx_binding_state - Where a binding stands, as its own network
+ *   namespace sees it.
+ * @DEVMEMX_BINDING_STATE_BOUND: On its queues, its device in this network
+ *   namespace.
+ * @DEVMEMX_BINDING_STATE_MOVED: On its queues, its device moved to another
+ *   network namespace (where the binding is not visible).
+ * @DEVMEMX_BINDING_STATE_DRAINING: Ended (unbound, or its device went); its
+ *   memory goes once the sockets hand back the buffers they still hold.
+ */
+enum devmemx_binding_state {
+	DEVMEMX_BINDING_STATE_BOUND,
+	DEVMEMX_BINDING_STATE_MOVED,
+	DEVMEMX_BINDING_STATE_DRAINING,
 };
 
 /*
@@ -88,6 +105,7 @@ enum {
 	DEVMEMX_A_BINDING_METADATA_BYTES,
 	DEVMEMX_A_BINDING_POOLS_OTHER_SIZE,
 	DEVMEMX_A_BINDING_OTHER_SIZE_NS,
+	DEVMEMX_A_BINDING_STATE,
 
 	__DEVMEMX_A_BINDING_MAX,
 	DEVMEMX_A_BINDING_MAX = (__DEVMEMX_A_BINDING_MAX - 1)
