@@ -159,6 +159,8 @@ int devmemx_binding_init(void);
 void devmemx_binding_exit(void);
 
 /* queue.c */
+int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
+			struct netlink_ext_ack *extack);
 int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 		      struct netlink_ext_ack *extack);
 int devmemx_check_queue_range(struct net_device *dev, u32 q,

@@ -144,7 +144,8 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 
 	if (dev->reg_state != NETREG_REGISTERED || !netif_device_present(dev))
 		return ERR_PTR(-ENODEV);
-	err = devmemx_check_dev(dev, size, extack);
+	err = devmemx_check_lease(dev, q, n, extack) ?:
+	      devmemx_check_dev(dev, size, extack);
 	for (i = 0; !err && i < n; i++)
 		err = devmemx_check_queue(dev, q[i], extack);
 	if (err)

@@ -29,6 +29,33 @@ static int devmemx_validate_size(struct net_device *dev, u32 size,
 	return qops->ndo_validate_qcfg(dev, &qcfg, extack);
 }
 
+/*
+ * A queue a virtual device (netkit) leases from a physical one: in-tree
+ * bind-rx follows the lease to the physical queue (7.2's queue-create);
+ * devmemx does not yet (nor binds the physical end, devmemx_check_queue()),
+ * and says so before any check that would name the virtual device's own
+ * settings. The physical device goes unnamed: it may be in another
+ * namespace. (Extack messages hold 79 characters.)
+ */
+int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
+			struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (dev->dev.parent)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (q[i] < dev->real_num_rx_queues &&
+		    READ_ONCE(__netif_get_rx_queue(dev, q[i])->lease)) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "queue %u of %s is leased: devmemx takes no leased queue",
+					   q[i], dev->name);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 /* The device-wide conditions for devmem; called with the device locked. */
 int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 		      struct netlink_ext_ack *extack)

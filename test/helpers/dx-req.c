@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dx-req REQUEST IFINDEX [QUEUE]: one request with a raw ifindex, as no
- * CLI sends it (the CLI resolves names in its own network namespace), and
- * its outcome on one line: "ok" (and the id of a devmemx binding) or
- * "errno N: extack message". REQUEST is bind (devmemx BIND-RX of a 4M
- * udmabuf, on QUEUE), netdev-bind (the kernel's bind-rx, the same) or caps
- * (devmemx CAPS-GET). A binding it made ends with its socket, at exit.
+ * dx-req REQUEST IFINDEX [QUEUE [PHYS-IFINDEX]]: one request with a raw
+ * ifindex, as no CLI sends it (the CLI resolves names in its own network
+ * namespace), and its outcome on one line: "ok" (and the id of a devmemx
+ * binding, or the queue a lease made) or "errno N: extack message".
+ * REQUEST is bind (devmemx BIND-RX of a 4M udmabuf, on QUEUE), netdev-bind
+ * (the kernel's bind-rx, the same), caps (devmemx CAPS-GET) or lease
+ * (netdev queue-create: a new RX queue of virtual device IFINDEX leasing
+ * queue QUEUE of PHYS-IFINDEX). A binding it made ends with its socket, at
+ * exit.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,25 +22,27 @@ static struct msg m;
 
 int main(int argc, char **argv)
 {
-	uint32_t ifindex, queue;
+	uint32_t ifindex, queue, phys;
 	struct outcome o = { 0 };
-	bool netdev, caps;
+	bool netdev, caps, lease;
+	size_t nest, inner;
 	uint16_t family;
-	size_t nest;
 	int fd, buf;
 
-	if (argc < 3 || argc > 4) {
-		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps IFINDEX [QUEUE]\n");
+	if (argc < 3 || argc > 5) {
+		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps|lease IFINDEX [QUEUE [PHYS-IFINDEX]]\n");
 		return 2;
 	}
-	netdev = !strcmp(argv[1], "netdev-bind");
+	lease = !strcmp(argv[1], "lease");
+	netdev = lease || !strcmp(argv[1], "netdev-bind");
 	caps = !strcmp(argv[1], "caps");
 	if (!netdev && !caps && strcmp(argv[1], "bind")) {
 		fprintf(stderr, "dx-req: unknown request %s\n", argv[1]);
 		return 2;
 	}
 	ifindex = strtoul(argv[2], NULL, 0);
-	queue = argc == 4 ? strtoul(argv[3], NULL, 0) : 0;
+	queue = argc >= 4 ? strtoul(argv[3], NULL, 0) : 0;
+	phys = argc == 5 ? strtoul(argv[4], NULL, 0) : 0;
 	fd = nl_open();
 	family = family_id(fd, netdev ? NETDEV_FAMILY_NAME : DEVMEMX_FAMILY_NAME);
 	if (fd < 0 || !family) {
@@ -47,6 +52,17 @@ int main(int argc, char **argv)
 	if (caps) {
 		msg_init(&m, family, DEVMEMX_CMD_CAPS_GET, false);
 		put_u32(&m, DEVMEMX_A_CAPS_IFINDEX, ifindex);
+	} else if (lease) {
+		msg_init(&m, family, NETDEV_CMD_QUEUE_CREATE, false);
+		put_u32(&m, NETDEV_A_QUEUE_IFINDEX, ifindex);
+		put_u32(&m, NETDEV_A_QUEUE_TYPE, NETDEV_QUEUE_TYPE_RX);
+		nest = nest_start(&m, NETDEV_A_QUEUE_LEASE);
+		put_u32(&m, NETDEV_A_LEASE_IFINDEX, phys);
+		inner = nest_start(&m, NETDEV_A_LEASE_QUEUE);
+		put_u32(&m, NETDEV_A_QUEUE_ID, queue);
+		put_u32(&m, NETDEV_A_QUEUE_TYPE, NETDEV_QUEUE_TYPE_RX);
+		nest_end(&m, inner);
+		nest_end(&m, nest);
 	} else {
 		buf = udmabuf(4 << 20, false);
 		if (buf < 0) {
@@ -69,7 +85,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (o.err)
 		printf("errno %d: %s\n", o.err, o.text);
-	else if (!netdev && !caps)
+	else if (lease || (!netdev && !caps))
 		printf("ok %u\n", o.id);
 	else
 		printf("ok\n");

@@ -73,7 +73,9 @@ back() { # dxsim1 returns to the initial namespace when the owner's goes
 }
 trap 'back; kill $holder 2>/dev/null; dx_sim_teardown' EXIT
 in_userns() { nsenter -t $owner -U -n "$@"; }
-wait_until 5 in_userns true || fail "no user namespace to enter"
+# (Until unshare has run, the owner is in our user namespace.)
+userns_up() { [ "$(readlink /proc/$owner/ns/user)" != "$(readlink /proc/self/ns/user)" ]; }
+wait_until 5 userns_up || fail "no user namespace to enter"
 expect_eq "$(in_userns id -u)" 0 "uid in the user namespace"
 ifx_tx=$(ip netns exec tx cat /sys/class/net/dxsim0/ifindex)
 ip -n rx link set dxsim1 netns $owner
