@@ -4,6 +4,7 @@
 
 #include <linux/dma-buf.h>
 #include <linux/ethtool.h>
+#include <linux/string_choices.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/netdev_lock.h>
@@ -550,7 +551,7 @@ static void __net_exit devmemx_net_pre_exit(struct net *net)
 
 	if (n)
 		pr_info("%u binding%s ended with the network namespace %s made in\n",
-			n, n == 1 ? "" : "s", n == 1 ? "it was" : "they were");
+			n, str_plural(n), n == 1 ? "it was" : "they were");
 }
 
 static struct pernet_operations devmemx_net_ops = {
