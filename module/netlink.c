@@ -132,6 +132,21 @@ static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
 	return 0;
 }
 
+/*
+ * With the device locked: is it still in @net? A move to another namespace
+ * drops the device's lock while it happens (moving_ns), as
+ * netdev_get_by_index_lock() checks (it is not exported).
+ */
+static bool devmemx_dev_here(struct net_device *dev, struct net *net,
+			     struct netlink_ext_ack *extack,
+			     const struct nlattr *attr)
+{
+	if (!dev->moving_ns && net_eq(dev_net(dev), net))
+		return true;
+	NL_SET_ERR_MSG_ATTR(extack, attr, "no such device in this network namespace");
+	return false;
+}
+
 /* With the device locked: the checks, the binding, its queues. */
 static struct devmemx_binding *
 devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
@@ -143,7 +158,9 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 	unsigned int i;
 	int err;
 
-	if (dev->reg_state != NETREG_REGISTERED || !netif_device_present(dev))
+	if (dev->reg_state != NETREG_REGISTERED || !netif_device_present(dev) ||
+	    !devmemx_dev_here(dev, genl_info_net(info), extack,
+			      info->attrs[DEVMEMX_A_BINDING_IFINDEX]))
 		return ERR_PTR(-ENODEV);
 	err = devmemx_check_lease(dev, q, n, extack) ?:
 	      devmemx_check_dev(dev, size, extack);
@@ -307,41 +324,40 @@ static int devmemx_nl_fill_queues(struct sk_buff *rsp, struct devmemx_binding *b
 }
 
 /*
- * Under devmemx_mutex and b->lock: where the binding stands, seen from
- * @net (its own namespace); its device's ifindex only while bound there.
+ * Under devmemx_mutex and b->lock: bound, with its device (in the
+ * binding's own namespace: a move ends it before the device leaves), or
+ * draining.
  */
-static int devmemx_nl_fill_state(struct sk_buff *rsp, struct devmemx_binding *b,
-				 struct net *net)
+static int devmemx_nl_fill_state(struct sk_buff *rsp, struct devmemx_binding *b)
 {
-	u32 state = DEVMEMX_BINDING_STATE_DRAINING;
+	bool bound = !b->unbound && b->dev;
 
-	if (!b->unbound && b->dev)
-		state = net_eq(dev_net(b->dev), net) ?
-			DEVMEMX_BINDING_STATE_BOUND : DEVMEMX_BINDING_STATE_MOVED;
-	if (nla_put_u32(rsp, DEVMEMX_A_BINDING_STATE, state))
-		return -EMSGSIZE;
-	if (state == DEVMEMX_BINDING_STATE_BOUND &&
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev->ifindex))
+	if (nla_put_u32(rsp, DEVMEMX_A_BINDING_STATE,
+			bound ? DEVMEMX_BINDING_STATE_BOUND :
+				DEVMEMX_BINDING_STATE_DRAINING) ||
+	    (bound && nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev->ifindex)))
 		return -EMSGSIZE;
 	return 0;
 }
 
-/* Under devmemx_mutex; @net is the caller's. */
+/* Under devmemx_mutex. */
 static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *b,
-				   struct net *net, u32 portid, u32 seq,
-				   int flags)
+				   u32 portid, u32 seq, int flags)
 {
 	u32 in_use = atomic_read(&b->in_use);
-	pid_t creator = pid_vnr(b->creator);
+	pid_t creator = 0;
 	void *hdr;
 	int err;
 
+	/* Its number, in the reader's pid namespace, while it is that process's. */
+	if (pid_has_task(b->creator, PIDTYPE_TGID))
+		creator = pid_vnr(b->creator);
 	hdr = genlmsg_put(rsp, portid, seq, &devmemx_nl_family, flags,
 			  DEVMEMX_CMD_BINDING_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	mutex_lock(&b->lock);
-	err = devmemx_nl_fill_state(rsp, b, net) ||
+	err = devmemx_nl_fill_state(rsp, b) ||
 	      devmemx_nl_fill_queues(rsp, b) ||
 	      nla_put_u32(rsp, DEVMEMX_A_BINDING_POOLS_OTHER_SIZE, b->other_pools) ||
 	      nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_OTHER_SIZE_NS,
@@ -391,8 +407,8 @@ int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info)
 	mutex_lock(&devmemx_mutex);
 	b = devmemx_binding_lookup(id);
 	if (b && devmemx_binding_visible(b, genl_info_net(info)))
-		err = devmemx_nl_fill_binding(rsp, b, genl_info_net(info),
-					      info->snd_portid, info->snd_seq, 0);
+		err = devmemx_nl_fill_binding(rsp, b, info->snd_portid,
+					      info->snd_seq, 0);
 	mutex_unlock(&devmemx_mutex);
 	if (err) {
 		if (err == -ENOENT)
@@ -417,8 +433,7 @@ int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
 			continue;
 		if (i++ < skip)
 			continue;
-		err = devmemx_nl_fill_binding(skb, b, net,
-					      NETLINK_CB(cb->skb).portid,
+		err = devmemx_nl_fill_binding(skb, b, NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
 		if (err) {
 			i--;
@@ -470,6 +485,11 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	}
 	netdev_lock(dev);
+	if (!devmemx_dev_here(dev, genl_info_net(info), info->extack,
+			      info->attrs[DEVMEMX_A_CAPS_IFINDEX])) {
+		err = -ENODEV;
+		goto out;
+	}
 	qops = dev->queue_mgmt_ops;
 	if (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]) {
 		q = nla_get_u32(info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]);

@@ -7,6 +7,7 @@
  */
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
+#include <linux/string_choices.h>
 #include <net/netdev_lock.h>
 #include <net/netdev_queues.h>
 #include <net/netdev_rx_queue.h>
@@ -538,22 +539,45 @@ void devmemx_queues_release(struct devmemx_binding *b)
 	devmemx_unlock_dev(b, dev);
 }
 
+static bool devmemx_on_dev(struct devmemx_binding *b, const void *dev)
+{
+	bool on;
+
+	mutex_lock(&b->lock);
+	on = b->dev == dev;
+	mutex_unlock(&b->lock);
+	return on;
+}
+
 /*
  * A device going away ends its bindings: the core already told the
  * provider (uninstall) and will destroy the queues' pools; drop the device
  * and the user's reference, so each binding goes once its niovs are back.
- * A move to another network namespace also says NETDEV_UNREGISTER, but the
- * device stays registered and its queues keep the provider: the binding
- * stays with it, as in-tree devmem's does.
+ *
+ * A move to another network namespace says NETDEV_UNREGISTER too, with
+ * the device still registered, closed, its instance lock free and rtnl
+ * held: it ends the device's bindings here, their queues undone before
+ * the device joins the other namespace, whose traffic must not land in
+ * memory the first one can read (in-tree devmem keeps its bindings on a
+ * moved device).
  */
 static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 				void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
 	struct devmemx_binding *b;
+	unsigned int n;
 
-	if (event != NETDEV_UNREGISTER ||
-	    READ_ONCE(dev->reg_state) != NETREG_UNREGISTERING)
+	if (event != NETDEV_UNREGISTER)
+		return NOTIFY_DONE;
+	if (READ_ONCE(dev->reg_state) == NETREG_REGISTERED) {
+		n = devmemx_bindings_end(devmemx_on_dev, dev);
+		if (n)
+			netdev_info(dev, "devmemx: %u binding%s ended: %s moves to another network namespace\n",
+				    n, str_plural(n), dev->name);
+		return NOTIFY_DONE;
+	}
+	if (READ_ONCE(dev->reg_state) != NETREG_UNREGISTERING)
 		return NOTIFY_DONE;
 	mutex_lock(&devmemx_mutex);
 	list_for_each_entry(b, &devmemx_bindings, node) {

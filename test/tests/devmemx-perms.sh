@@ -9,9 +9,10 @@
 # sees and reaches nothing of any other namespace: bindings made elsewhere
 # (ENOENT, as for an id that does not exist), devices elsewhere (ENODEV,
 # as for an ifindex that does not exist), other namespaces' counters,
-# processes it may not ptrace (--pid). A binding stays with a device that
-# moves, visible only where it was made; a namespace's end ends the
-# bindings made in it.
+# processes it may not ptrace (--pid). A device's move to another
+# namespace ends its bindings (that namespace's traffic must not land in
+# memory the first one reads); a namespace's end ends the bindings made in
+# it.
 . /dx/tlib.sh
 
 dx_sim_devmem
@@ -78,22 +79,36 @@ userns_up() { [ "$(readlink /proc/$owner/ns/user)" != "$(readlink /proc/self/ns/
 wait_until 5 userns_up || fail "no user namespace to enter"
 expect_eq "$(in_userns id -u)" 0 "uid in the user namespace"
 ifx_tx=$(ip netns exec tx cat /sys/class/net/dxsim0/ifindex)
+# The move ends the holder's binding, made in rx, before dxsim1 leaves.
+lines=$(dmesg | wc -l)
 ip -n rx link set dxsim1 netns $owner
+rxx devmemx show "$hid" >/tmp/show 2>&1 || true
+grep -qx 'state: draining' /tmp/show || grep -qx "$(noent show "$hid")" /tmp/show ||
+	fail "rx's show of the binding its device's move ended: $(cat /tmp/show)"
+dmesg | tail -n +$((lines + 1)) |
+	grep -q "dxsim1: devmemx: 1 binding ended: dxsim1 moves to another network namespace$" ||
+	fail "no kernel log line for the binding the move ended: $(dmesg | tail -n +$((lines + 1)))"
+dx_wait_idle
+expect_eq "$(rxx devmemx show)" "" "rx's bindings after dxsim1 moved"
 in_userns ip link set lo up
 in_userns ip addr add 192.0.2.2/24 dev dxsim1
 in_userns ip link set dxsim1 up
+expect_eq "$(in_userns devmemx-rx pools | grep -c '"dmabuf"')" 0 \
+	"page pools with a binding on dxsim1, up in the user namespace"
 
-# The holder's binding moved with dxsim1: still its queue's, seen only in rx.
-rxx devmemx show "$hid" >/tmp/show
-grep -qx 'state: moved' /tmp/show || fail "rx's show of the moved binding: $(cat /tmp/show)"
-! grep -q '^ifindex:' /tmp/show || fail "rx's show names a device of another namespace: $(cat /tmp/show)"
+# Nor a binding, nor a device, nor a process, of another namespace: tx's
+# persistent binding of dxsim0, the holder CLI (still running in rx).
+ip netns exec tx ethtool -G dxsim0 tcp-data-split on hds-thresh 0
+ip netns exec tx ethtool -X dxsim0 equal 2
+rid=$(ip netns exec tx devmemx -j bind dev dxsim0 queues 3 --udmabuf 4M --persist | json_ids)
+[ -n "$rid" ] || fail "persistent bind of dxsim0 in tx"
 expect_eq "$(in_userns devmemx show)" "" "the user namespace's show"
-expect_err 1 "$(noent unbind "$hid")" in_userns devmemx unbind "$hid"
-expect_err 1 "$(noent show "$hid")" in_userns devmemx show "$hid"
-expect_eq "$(in_userns devmemx -j info | sed 's/.*"bindings":\([0-9]*\),"niovs":\([0-9]*\),"page-pools":\([0-9]*\).*/\1 \2 \3/')" \
-	"0 0 0" "the user namespace's info"
+expect_err 1 "$(noent unbind "$rid")" in_userns devmemx unbind "$rid"
+expect_err 1 "$(noent show "$rid")" in_userns devmemx show "$rid"
+expect_err 1 "$(noent unbind "$rid")" rxx devmemx unbind "$rid"
+userns_live() { in_userns devmemx -j info | sed 's/.*"bindings":\([0-9]*\),"niovs":\([0-9]*\),"page-pools":\([0-9]*\).*/\1 \2 \3/'; }
+expect_eq "$(userns_live)" "0 0 0" "the user namespace's info"
 expect_eq "$(in_userns devmemx unbind all)" "unbound: 0" "the user namespace's unbind all"
-# Nor a device, nor a process, of another namespace.
 nodev="errno 19: no such device in this network namespace"
 expect_eq "$(in_userns dx-req bind "$ifx_tx" 2)" "$nodev" "bind of tx's dxsim0 from the user namespace"
 expect_eq "$(in_userns dx-req caps "$ifx_tx")" "$nodev" "caps of tx's dxsim0 from the user namespace"
@@ -101,9 +116,9 @@ expect_eq "$(in_userns dx-req netdev-bind "$ifx_tx" 2)" "errno 19: " \
 	"in-tree bind-rx of tx's dxsim0 from the user namespace"
 expect_err 1 "devmemx: pidfd_getfd of fd $fd of process $holder: $ptrace" \
 	in_userns devmemx bind dev dxsim1 queues 2 --pid $holder --fd "$fd"
-expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after the user namespace's refusals"
+expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after the user namespace's refusals (tx's)"
 
-# Its own device: caps, data with both providers, a persistent binding.
+# Its own device: caps, data with both providers.
 in_userns devmemx caps dev dxsim1 queue 2 >/tmp/caps || fail "caps in the user namespace: $(cat /tmp/caps)"
 grep -qx 'driver: devmemx_sim' /tmp/caps || fail "caps in the user namespace: $(cat /tmp/caps)"
 DX_RX_EXEC="nsenter -t $owner -U -n"
@@ -113,7 +128,7 @@ for provider in netdev devmemx; do
 	[ "$(jget cmsgs_dmabuf /tmp/rx.json)" -ge 1 ] || fail "$provider: no payload in the dma-buf"
 done
 
-# The fuzzer, from inside the user namespace (queue 2 free, 3 the holder's).
+# The fuzzer, from inside the user namespace.
 seed=$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')
 count=1000
 [ -z "$DX_DEBUG" ] || count=300
@@ -122,42 +137,42 @@ echo "# fuzzer in the user namespace, seed $seed: $out"
 binds=$(sed -n 's/.*(\([0-9]*\) binds).*/\1/p' <<<"$out")
 [ "${binds:-0}" -gt 0 ] || fail "no bind succeeded in the user namespace (seed $seed): $out"
 # It leaves persistent bindings; the user namespace's unbind all ends them
-# and none of rx's.
+# and none of tx's.
 in_userns devmemx unbind all >/dev/null
-expect_eq "$(rxx devmemx -j show | ids)" "$hid " "rx's bindings after the fuzzer"
+expect_eq "$(ip netns exec tx devmemx -j show | ids)" "$rid " "tx's bindings after the fuzzer"
 
 # A persistent binding: seen and counted only here.
 uid=$(in_userns devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist | json_ids)
-# (The receivers' bindings may wait a moment for their last buffers.)
-userns_live() { in_userns devmemx -j info | sed 's/.*"bindings":\([0-9]*\),"niovs":\([0-9]*\),.*/\1 \2/'; }
-userns_one() { flush_deferred_skbs; [ "$(userns_live)" = "1 1024" ]; }
-wait_until 10 userns_one ||
-	fail "the user namespace's info (bindings niovs): $(userns_live)"
 [ -n "$uid" ] || fail "persistent bind in the user namespace"
+# (The receivers' bindings may wait a moment for their last buffers.)
+userns_one() { flush_deferred_skbs; [ "$(userns_live | cut -d' ' -f1,2)" = "1 1024" ]; }
+wait_until 10 userns_one ||
+	fail "the user namespace's info (bindings niovs page-pools): $(userns_live)"
 in_userns devmemx show "$uid" >/tmp/show
 grep -qx 'state: bound' /tmp/show || fail "the user namespace's show: $(cat /tmp/show)"
 grep -qx "ifindex: $(in_userns ip -o link show dxsim1 | cut -d: -f1)" /tmp/show ||
 	fail "the user namespace's show: $(cat /tmp/show)"
 expect_eq "$(in_userns devmemx -j show | ids)" "$uid " "the user namespace's bindings"
-expect_eq "$(rxx devmemx -j show | ids)" "$hid " "rx's bindings"
+expect_eq "$(ip netns exec tx devmemx -j show | ids)" "$rid " "tx's bindings"
+expect_eq "$(rxx devmemx -j show | ids)" "" "rx's bindings"
 expect_eq "$(devmemx -j show | ids)" "" "the initial namespace's bindings"
-expect_err 1 "$(noent unbind "$uid")" rxx devmemx unbind "$uid"
+expect_err 1 "$(noent unbind "$uid")" ip netns exec tx devmemx unbind "$uid"
 expect_err 1 "$(noent unbind "$uid")" devmemx unbind "$uid"
 expect_eq "$(dx_live | cut -d' ' -f1,2)" "2 2048" "the module's live objects"
 
-# The namespace goes: the bindings made in it end; the holder's, made in
-# rx, stays with dxsim1 back in the initial namespace.
+# The namespace goes: the binding made in it ends before dxsim1 returns to
+# the initial namespace (the log has no move line); tx's stays.
 lines=$(dmesg | wc -l)
 back
-holder_only() { flush_deferred_skbs; [ "$(dx_live | cut -d' ' -f1)" = 1 ]; }
-wait_until 20 holder_only ||
-	fail "bindings after the user namespace went: $(dx_live)"
-dmesg | tail -n +$((lines + 1)) |
-	grep -q "devmemx: 1 binding ended with the network namespace it was made in$" ||
-	fail "no kernel log line for the binding its namespace ended: $(dmesg | tail -n +$((lines + 1)))"
-rxx devmemx show "$hid" | grep -qx 'state: moved' || fail "the holder's binding after the user namespace went"
-ip link set dxsim1 netns rx
-rxx devmemx show "$hid" | grep -qx 'state: bound' || fail "the holder's binding back in rx"
+tx_only() { flush_deferred_skbs; [ "$(dx_live | cut -d' ' -f1)" = 1 ]; }
+wait_until 20 tx_only || fail "bindings after the user namespace went: $(dx_live)"
+new_log=$(dmesg | tail -n +$((lines + 1)))
+grep -q "devmemx: 1 binding ended with the network namespace it was made in$" <<<"$new_log" ||
+	fail "no kernel log line for the binding its namespace ended: $new_log"
+! grep -q "moves to another network namespace" <<<"$new_log" ||
+	fail "the namespace's binding was still there when dxsim1 left it: $new_log"
+expect_eq "$(ip netns exec tx devmemx -j show | ids)" "$rid " "tx's bindings after the user namespace went"
+expect_eq "$(ip netns exec tx devmemx unbind "$rid")" "unbound: 1" "tx's unbind"
 kill $holder
 wait $holder || true
 dx_wait_idle

@@ -57,8 +57,8 @@ echo "# in-tree 4K, 1M dma-buf: held $(jget held_max /tmp/rx.json) tokens at onc
 idle_all
 rxx sh -c "echo '$rmem' >/proc/sys/net/ipv4/tcp_rmem"
 
-# 2. UNBIND while the receiver holds tokens: the binding waits for them,
-# the receiver returns every one (SO_DEVMEM_DONTNEED frees them all), and
+# 2. UNBIND while the receiver holds tokens: the binding waits for them
+# (show says it is draining), the receiver returns every one (SO_DEVMEM_DONTNEED frees them all), and
 # then nothing is left.
 recv_start rx 7322 1048576 --queues 2 --provider devmemx --udmabuf 8M --hugetlb \
 	--rx-page-size 16K --hold $((10 * DX_SLOW))
@@ -67,6 +67,8 @@ wait_until 10 holding || fail "the receiver does not say it holds tokens: $(cat 
 id=$(bound_id)
 expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind while tokens are held"
 expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings after the unbind, tokens still held"
+rxx devmemx show "$id" | grep -qx 'state: draining' ||
+	fail "show of the unbound binding whose tokens are held: $(rxx devmemx show "$id")"
 recv_check rx 1048576
 expect_eq "$(jget tokens /tmp/rx.json)" "$(jget cmsgs_dmabuf /tmp/rx.json)" \
 	"tokens returned after the unbind"

@@ -82,7 +82,7 @@ wait_until 20 no_pools || fail "page pools left after rmmod mid-stream: $(pools 
 cleanup
 
 # 3. Bound, and the device moves to another namespace: gone for the
-# receiver too; the binding ends with its socket.
+# receiver too; the move itself ends the binding (devmemx-perms).
 setup
 recv_bound 8002 1
 ip -n rx link set dxsim1 netns tx

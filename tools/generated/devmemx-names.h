@@ -20,7 +20,6 @@ static const char * const dx_binding_flags_names[] = {
 
 static const char * const dx_binding_state_names[] = {
 	"bound",
-	"moved",
 	"draining",
 	NULL
 };

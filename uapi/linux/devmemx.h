@@ -25,8 +25,8 @@ enum devmemx_feature {
 /**
  * enum devmemx_binding_flags
  * @DEVMEMX_BINDING_FLAGS_PERSISTENT: The binding outlives the socket that made
- *   it; it ends on unbind, device removal, or when the network namespace it
- *   was made in goes.
+ *   it; it ends on unbind, when its device goes away or moves to another
+ *   network namespace, or when the network namespace it was made in goes.
  */
 enum devmemx_binding_flags {
 	DEVMEMX_BINDING_FLAGS_PERSISTENT = 1,
@@ -36,15 +36,12 @@ enum devmemx_binding_flags {
  * enum devmemx_binding_state - Where a binding stands, as its own network
  *   namespace sees it.
  * @DEVMEMX_BINDING_STATE_BOUND: On its queues, its device in this network
- *   namespace.
- * @DEVMEMX_BINDING_STATE_MOVED: On its queues, its device moved to another
- *   network namespace (where the binding is not visible).
+ *   namespace (a move to another one ends the binding).
  * @DEVMEMX_BINDING_STATE_DRAINING: Ended (unbound, or its device went); its
  *   memory goes once the sockets hand back the buffers they still hold.
  */
 enum devmemx_binding_state {
 	DEVMEMX_BINDING_STATE_BOUND,
-	DEVMEMX_BINDING_STATE_MOVED,
 	DEVMEMX_BINDING_STATE_DRAINING,
 };
 
