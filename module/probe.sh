@@ -46,6 +46,10 @@ if [ ! -f "$btf" ]; then
 		exit 1
 	fi
 fi
+if ! command -v pahole >/dev/null 2>&1; then
+	echo "devmemx: cannot build for kernel $release: pahole is not installed (apt install dwarves); devmemx reads the kernel's struct layouts from its BTF with it"
+	exit 1
+fi
 layout=$(pahole -C net_devmem_dmabuf_binding,dmabuf_genpool_chunk_owner "$btf" 2>/dev/null)
 member() { # struct member -> offset
 	printf '%s\n' "$layout" | awk -v s="$1" -v m="$2" '

@@ -18,6 +18,18 @@ dkms_deb=/src/build/deb/devmemx-dkms_${v}_all.deb tools_deb=/src/build/deb/devme
 dpkg-deb -c "$dkms_deb" >/tmp/dkms-deb.txt || fail "dpkg-deb -c $dkms_deb"
 grep -q "usr/src/devmemx-$v/dkms.conf" /tmp/dkms-deb.txt || fail "$dkms_deb has no dkms.conf: $(cat /tmp/dkms-deb.txt)"
 echo "# make deb: $(cd build/deb && ls ./*.deb | tr '\n' ' ')"
+# What dkms's build runs is a dependency: pahole (module/probe.sh).
+deps=$(dpkg-deb -f "$dkms_deb" Depends)
+grep -qw dwarves <<<"$deps" || fail "devmemx-dkms does not depend on dwarves (pahole): $deps"
+# Without pahole the build stops naming the package to install.
+mkdir -p /tmp/nopahole
+for t in sh cat grep awk uname printf mv rm; do ln -sf "$(command -v $t)" /tmp/nopahole/$t; done
+out=$(PATH=/tmp/nopahole sh module/probe.sh /usr/src/linux-headers-"$k72" \
+	/usr/src/linux-headers-"$k72" /tmp/probed.h) && fail "probe.sh without pahole succeeded"
+[ "$out" = "devmemx: cannot build for kernel $k72: pahole is not installed (apt install dwarves); devmemx reads the kernel's struct layouts from its BTF with it" ] ||
+	fail "probe.sh without pahole said: $out"
+[ ! -e /tmp/probed.h ] || fail "probe.sh without pahole wrote /tmp/probed.h"
+echo "# devmemx-dkms depends on $deps; without pahole: $out"
 
 DEBIAN_FRONTEND=noninteractive apt-get install -y "$dkms_deb" "$tools_deb" \
 	>/tmp/apt.log 2>&1 || { tail -n 40 /tmp/apt.log; fail "apt install of the packages"; }
