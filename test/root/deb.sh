@@ -24,7 +24,7 @@ grep -qw dwarves <<<"$deps" || fail "devmemx-dkms does not depend on dwarves (pa
 # Without pahole the build stops naming the package to install.
 mkdir -p /tmp/nopahole
 for t in sh cat grep awk uname printf mv rm; do ln -sf "$(command -v $t)" /tmp/nopahole/$t; done
-out=$(PATH=/tmp/nopahole sh module/probe.sh /usr/src/linux-headers-"$k72" \
+out=$(PATH=/tmp/nopahole sh module/probe.sh /usr/src/linux-headers-"${k72%-amd64}"-common \
 	/usr/src/linux-headers-"$k72" /tmp/probed.h) && fail "probe.sh without pahole succeeded"
 [ "$out" = "devmemx: cannot build for kernel $k72: pahole is not installed (apt install dwarves); devmemx reads the kernel's struct layouts from its BTF with it" ] ||
 	fail "probe.sh without pahole said: $out"
