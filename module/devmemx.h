@@ -61,8 +61,8 @@ struct devmemx_binding {
 	/*
 	 * The network namespace the binding was made in, by its cookie (never
 	 * reused, unlike its address): the only one that sees the binding or
-	 * can end it, wherever its device moves; the binding ends with it.
-	 * Unless persistent, it also ends with the socket that made it.
+	 * can end it. The binding ends with it, and when its device leaves it;
+	 * unless persistent, also with the socket that made it.
 	 */
 	u64 net_cookie;
 	u32 portid;

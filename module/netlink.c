@@ -17,6 +17,15 @@
 #define DEVMEMX_MAX_QUEUES	256
 
 /*
+ * Made in network namespace @net: the only one that sees the binding
+ * (a devmemx_bindings_end() match).
+ */
+static bool devmemx_made_in(struct devmemx_binding *b, const void *net)
+{
+	return b->net_cookie == ((const struct net *)net)->net_cookie;
+}
+
+/*
  * INFO's live objects: the module's in the initial network namespace, the
  * namespace's own bindings anywhere else (a container learns nothing of
  * its neighbours).
@@ -37,7 +46,7 @@ static void devmemx_nl_live(struct net *net, u32 *bindings, u64 *niovs,
 	*pools = 0;
 	mutex_lock(&devmemx_mutex);
 	list_for_each_entry(b, &devmemx_bindings, node) {
-		if (b->net_cookie != net->net_cookie)
+		if (!devmemx_made_in(b, net))
 			continue;
 		(*bindings)++;
 		*niovs += b->niov_count;
@@ -280,12 +289,6 @@ err_free:
 	return err;
 }
 
-/* Callers see the bindings made in their network namespace, and no other. */
-static bool devmemx_binding_visible(struct devmemx_binding *b, struct net *net)
-{
-	return b->net_cookie == net->net_cookie;
-}
-
 int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct devmemx_binding *b;
@@ -298,7 +301,7 @@ int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&devmemx_mutex);
 	b = devmemx_binding_lookup(id);
-	if (b && devmemx_binding_visible(b, genl_info_net(info)))
+	if (b && devmemx_made_in(b, genl_info_net(info)))
 		mine = devmemx_binding_mark_unbound(b);
 	mutex_unlock(&devmemx_mutex);
 	if (!mine) {
@@ -406,7 +409,7 @@ int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&devmemx_mutex);
 	b = devmemx_binding_lookup(id);
-	if (b && devmemx_binding_visible(b, genl_info_net(info)))
+	if (b && devmemx_made_in(b, genl_info_net(info)))
 		err = devmemx_nl_fill_binding(rsp, b, info->snd_portid,
 					      info->snd_seq, 0);
 	mutex_unlock(&devmemx_mutex);
@@ -429,7 +432,7 @@ int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
 
 	mutex_lock(&devmemx_mutex);
 	list_for_each_entry(b, &devmemx_bindings, node) {
-		if (!devmemx_binding_visible(b, net))
+		if (!devmemx_made_in(b, net))
 			continue;
 		if (i++ < skip)
 			continue;
@@ -535,7 +538,7 @@ static bool devmemx_made_by_socket(struct devmemx_binding *b, const void *arg)
 {
 	const struct netlink_notify *n = arg;
 
-	return b->portid == n->portid && b->net_cookie == n->net->net_cookie &&
+	return b->portid == n->portid && devmemx_made_in(b, n->net) &&
 	       !(b->flags & DEVMEMX_BINDING_FLAGS_PERSISTENT);
 }
 
@@ -553,11 +556,6 @@ static int devmemx_netlink_event(struct notifier_block *nb, unsigned long event,
 static struct notifier_block devmemx_netlink_nb = {
 	.notifier_call = devmemx_netlink_event,
 };
-
-static bool devmemx_made_in(struct devmemx_binding *b, const void *arg)
-{
-	return b->net_cookie == ((const struct net *)arg)->net_cookie;
-}
 
 /*
  * A network namespace goes: the bindings made in it end, persistent ones
