@@ -5,7 +5,7 @@
 # runs inside.
 KERNELS ?= 7.2 7.3
 ROOT_RUN := test/inroot.sh
-MODULES := module driver-shims/sim
+MODULES := module driver-shims/sim driver-shims/vram
 
 all: root
 	$(ROOT_RUN) make -C /src in-root-build KERNELS="$(KERNELS)"
@@ -130,6 +130,7 @@ in-root-build: build/tools/ncdevmem
 		-o build/tools/dx-failnth test/helpers/dx-failnth.c test/helpers/dxnl.c
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
 		-o build/tools/dx-req test/helpers/dx-req.c test/helpers/dxnl.c
+	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -o build/tools/dx-vram test/helpers/dx-vram.c
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel
 # source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL

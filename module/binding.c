@@ -14,6 +14,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-buf.h>
+#include <linux/dma-resv.h>
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
 #include <linux/module.h>
@@ -246,6 +247,19 @@ static bool devmemx_mapping_needs_sync(struct device *dma_dev,
 	return false;
 }
 
+/* The mapping and the pin go, once: at a revoke or when the binding goes. */
+static void devmemx_unmap(struct devmemx_binding *b)
+{
+	dma_resv_lock(b->dmabuf->resv, NULL);
+	if (b->sgt)
+		dma_buf_unmap_attachment(b->attach, b->sgt, DMA_FROM_DEVICE);
+	b->sgt = NULL;
+	if (b->pinned)
+		dma_buf_unpin(b->attach);
+	b->pinned = false;
+	dma_resv_unlock(b->dmabuf->resv);
+}
+
 static void devmemx_binding_free(struct devmemx_binding *b)
 {
 	if (b->pool)
@@ -253,11 +267,14 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 	kvfree(b->regions);
 	kvfree(b->owners);
 	kvfree(b->niovs);
-	if (b->sgt)
-		dma_buf_unmap_attachment_unlocked(b->attach, b->sgt,
-						  DMA_FROM_DEVICE);
-	if (b->attach)
+	if (b->attach) {
+		devmemx_unmap(b);
+		/* From here the exporter calls devmemx_invalidate() no more. */
 		dma_buf_detach(b->dmabuf, b->attach);
+		/* Only a published binding's revoke queued it: no lock held. */
+		if (b->live)
+			cancel_work_sync(&b->revoke_work);
+	}
 	if (b->dmabuf)
 		dma_buf_put(b->dmabuf);
 	/* The unmap above needed it: the driver may have gone since. */
@@ -299,6 +316,102 @@ static void devmemx_binding_release(struct percpu_ref *ref)
 	queue_work(devmemx_wq, &b->free_work);
 }
 
+/*
+ * The exporter revokes its memory: vfio-pci on a reset, with memory decode
+ * turned off or its device closed; a GPU driver when its device goes. This
+ * runs under the dma-buf's reservation lock, where the device's lock may
+ * not be taken (a bind maps under the device's lock), so revoke_work ends
+ * the binding: its queues undone under the device's lock (the NIC writes
+ * no more), then the mapping dropped under the reservation lock, never
+ * holding both. Exporters that take the memory away wait for that unmap
+ * (vfio_pci_dma_buf_move() waits until its mappings are gone).
+ */
+static void devmemx_invalidate(struct dma_buf_attachment *attach)
+{
+	struct devmemx_binding *b = attach->importer_priv;
+
+	dma_resv_assert_held(attach->dmabuf->resv);
+	if (b->revoked)
+		return;
+	b->revoked = true;
+	if (b->live)
+		queue_work(devmemx_wq, &b->revoke_work);
+}
+
+static const struct dma_buf_attach_ops devmemx_importer_ops = {
+	/* Device memory without struct pages is what devmemx is for. */
+	.allow_peer2peer	= true,
+	.invalidate_mappings	= devmemx_invalidate,
+};
+
+static void devmemx_revoke_work(struct work_struct *w)
+{
+	struct devmemx_binding *b = container_of(w, struct devmemx_binding,
+						 revoke_work);
+	bool first;
+
+	mutex_lock(&devmemx_mutex);
+	first = devmemx_binding_mark_unbound(b);
+	mutex_unlock(&devmemx_mutex);
+	/* Whoever else ends it may not have undone its queues yet: do it. */
+	devmemx_queues_release(b);
+	if (first)
+		percpu_ref_kill(&b->ref);
+	devmemx_unmap(b);
+	pr_info("binding %u ended: its dma-buf's exporter (%s) revoked the memory\n",
+		b->id, b->dmabuf->exp_name);
+}
+
+/* Under the device's lock, once published: from now on a revoke ends it. */
+int devmemx_binding_go_live(struct devmemx_binding *b,
+			    struct netlink_ext_ack *extack)
+{
+	bool revoked;
+
+	dma_resv_lock(b->dmabuf->resv, NULL);
+	b->live = true;
+	revoked = b->revoked;
+	dma_resv_unlock(b->dmabuf->resv);
+	if (!revoked)
+		return 0;
+	NL_SET_ERR_MSG(extack, "the dma-buf's exporter revoked the memory during the bind");
+	return -ENODEV;
+}
+
+/* Pin and map under the reservation lock, as a dynamic importer must. */
+static int devmemx_map(struct devmemx_binding *b,
+		       struct netlink_ext_ack *extack)
+{
+	struct dma_resv *resv = b->dmabuf->resv;
+	long ret;
+	int err;
+
+	dma_resv_lock(resv, NULL);
+	err = dma_buf_pin(b->attach);
+	if (err) {
+		NL_SET_ERR_MSG(extack, "the dma-buf's exporter cannot pin it");
+		goto out;
+	}
+	b->pinned = true;
+	b->sgt = dma_buf_map_attachment(b->attach, DMA_FROM_DEVICE);
+	if (IS_ERR(b->sgt)) {
+		err = PTR_ERR(b->sgt);
+		b->sgt = NULL;
+		NL_SET_ERR_MSG(extack, "cannot map the dma-buf for the device");
+		goto out;
+	}
+	/* What the exporter still writes into it must land first. */
+	ret = dma_resv_wait_timeout(resv, DMA_RESV_USAGE_KERNEL, true,
+				    MAX_SCHEDULE_TIMEOUT);
+	if (ret < 0) {
+		err = ret;
+		NL_SET_ERR_MSG(extack, "interrupted waiting for the dma-buf's exporter");
+	}
+out:
+	dma_resv_unlock(resv);
+	return err;
+}
+
 /* Attach, map and carve; the binding is not visible to anyone yet. */
 struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 					       struct device *dma_dev,
@@ -315,6 +428,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	INIT_LIST_HEAD(&b->node);
 	INIT_WORK(&b->free_work, devmemx_binding_free_work);
 	INIT_DELAYED_WORK(&b->resize_work, devmemx_queue_resize_work);
+	INIT_WORK(&b->revoke_work, devmemx_revoke_work);
 	/*
 	 * Held until the dma-buf is unmapped, which can be long after the
 	 * device's driver went (the last niov may come back much later).
@@ -356,20 +470,17 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 		err = -EOPNOTSUPP;
 		goto err_free;
 	}
-	b->attach = dma_buf_attach(b->dmabuf, dma_dev);
+	b->attach = dma_buf_dynamic_attach(b->dmabuf, dma_dev,
+					   &devmemx_importer_ops, b);
 	if (IS_ERR(b->attach)) {
 		err = PTR_ERR(b->attach);
 		b->attach = NULL;
 		NL_SET_ERR_MSG(extack, "cannot attach the dma-buf to the device");
 		goto err_free;
 	}
-	b->sgt = dma_buf_map_attachment_unlocked(b->attach, DMA_FROM_DEVICE);
-	if (IS_ERR(b->sgt)) {
-		err = PTR_ERR(b->sgt);
-		b->sgt = NULL;
-		NL_SET_ERR_MSG(extack, "cannot map the dma-buf for the device");
+	err = devmemx_map(b, extack);
+	if (err)
 		goto err_free;
-	}
 	if (devmemx_mapping_needs_sync(dma_dev, b->sgt)) {
 		NL_SET_ERR_MSG(extack,
 			       "the dma-buf's DMA mapping bounces or needs CPU syncs: payload would be lost");

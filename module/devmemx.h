@@ -94,8 +94,17 @@ struct devmemx_binding {
 	struct device *dma_dev;		/* held until the dma-buf is unmapped */
 
 	struct dma_buf *dmabuf;
-	struct dma_buf_attachment *attach;
+	struct dma_buf_attachment *attach;	/* dynamic, peer-to-peer */
+	/*
+	 * Under the dma-buf's reservation lock: the mapping (NULL once
+	 * unmapped), whether the exporter revoked it, and whether the binding
+	 * is published (from then on a revoke ends it, through revoke_work).
+	 */
 	struct sg_table *sgt;
+	bool pinned;
+	bool revoked;
+	bool live;
+	struct work_struct revoke_work;
 	struct gen_pool *pool;
 	struct devmemx_region *regions;
 	struct net_iov *niovs;
@@ -146,6 +155,8 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 					       unsigned int fd, u32 niov_size,
 					       struct netlink_ext_ack *extack);
 int devmemx_binding_publish(struct devmemx_binding *b);
+int devmemx_binding_go_live(struct devmemx_binding *b,
+			    struct netlink_ext_ack *extack);
 bool devmemx_binding_mark_unbound(struct devmemx_binding *b);
 unsigned int devmemx_bindings_end(bool (*match)(struct devmemx_binding *b,
 						const void *arg),

@@ -204,7 +204,8 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 		devmemx_binding_abort(b);
 		return ERR_PTR(err);
 	}
-	err = devmemx_queues_install(b, q, n, extack);
+	err = devmemx_binding_go_live(b, extack) ?:
+	      devmemx_queues_install(b, q, n, extack);
 	if (err) {
 		/* Queues are rolled back; the device stays locked here. */
 		mutex_lock(&b->lock);

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside the build root: build both modules (devmemx, devmemx_sim) against
-# one kernel series of /etc/devmemx-kernels, into OUT/KVER/. With LOG, the
-# whole output goes there and only its tail shows on failure.
+# Inside the build root: build the modules (devmemx, devmemx_sim and the
+# test exporter devmemx_vram) against one kernel series of
+# /etc/devmemx-kernels, into OUT/KVER/. With LOG, the whole output goes there
+# and only its tail shows on failure.
 # usage: kbuild.sh SERIES OUT [LOG] [-- Kbuild variables...]
 set -euo pipefail
 series=$1 out=$2 log=
@@ -20,7 +21,7 @@ read -r kver kdir < <(awk -v s="$series" '$1 == s {
 
 build() {
 	local m
-	for m in module driver-shims/sim; do
+	for m in module driver-shims/sim driver-shims/vram; do
 		mkdir -p "$out/$kver/$m"
 		make --no-print-directory -C "$kdir" M="/src/$m" MO="$out/$kver/$m" "$@" modules
 	done

@@ -119,6 +119,10 @@ dx_boot() {
 	rm -f "$out"/{console.log,results.log}
 	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$name/initrd.img" ||
 		dx_die "cannot pack the initramfs for $kver"
+	# Device memory as a GPU has it: ivshmem-plain's BAR2 is a 64M file
+	# here, sparse and fresh each boot, memory the guest kernel has no
+	# struct page for (the test exporter devmemx_vram hands it out).
+	rm -f "$out/vram.img"
 	# Two CPUs (DX_VM_CPUS). A kernel without ACPI (the debug one) finds
 	# them in the BIOS's MP table, which has one entry per socket: one
 	# socket each.
@@ -130,5 +134,7 @@ dx_boot() {
 		-serial "file:/src/build/vm/$name/console.log" \
 		-serial "file:/src/build/vm/$name/results.log" \
 		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=$cpus dx.run=$script $debug $*" \
+		-object "memory-backend-file,id=dxvram,size=64M,mem-path=/src/build/vm/$name/vram.img,share=on" \
+		-device ivshmem-plain,memdev=dxvram \
 		${DX_QEMU_EXTRA:-} >"$out/qemu.log" 2>&1
 }

@@ -32,6 +32,8 @@ done
 # UBSAN, kmemleak), where they do not say WARNING or BUG.
 BAD_LOG='WARNING:|BUG:|kernel BUG|Oops|refcount_t|use-after-free|general protection|Kernel panic|Call Trace:|unregister_netdevice: waiting'
 BAD_LOG+='|KASAN:|possible circular locking|suspicious RCU|ODEBUG:|UBSAN:|suspected memory leak|DEBUG_LOCKS_WARN|INFO: task .* blocked'
+# A device write that reached no memory: the sim's (fabric.c) or an IOMMU's.
+BAD_LOG+='|DMA fault: |DMAR: \[DMA'
 # What the debug kernel says at boot about its checks, not about a problem.
 BENIGN_LOG='RCU callback double-/use-after-free debug is enabled'
 # The kernel reports a failed allocation with a stack trace (warn_alloc);

@@ -22,7 +22,7 @@ module_param(keep_dma_dev, bool, 0444);
 MODULE_PARM_DESC(keep_dma_dev,
 		 "keep the DMA device past unload while dma-bufs were mapped for it (default 1; 0 frees it as a PCI unplug would: only for importers that hold it, as devmemx does)");
 
-/* The device both netdevs DMA through: dma-direct, 64-bit. */
+/* The device both netdevs DMA through: dma-direct, 64-bit (fabric.c). */
 struct device *dxsim_dma_dev;
 static struct net_device *dxsim_devs[2];
 bool dxsim_dma_dev_shared;
@@ -53,6 +53,7 @@ static int __init dxsim_init(void)
 	if (err)
 		goto err_dev;
 
+	dxsim_fabric_init();
 	dxsim_debugfs_init();
 	for (i = 0; i < ARRAY_SIZE(dxsim_devs); i++) {
 		dxsim_devs[i] = dxsim_create(i ? "dxsim1" : "dxsim0", queues);
@@ -71,6 +72,7 @@ err_netdevs:
 	while (i--)
 		dxsim_destroy(dxsim_devs[i]);
 	dxsim_debugfs_exit();
+	dxsim_fabric_exit();
 err_dev:
 	root_device_unregister(dxsim_dma_dev);
 	put_device(dxsim_dma_dev);
@@ -84,6 +86,7 @@ static void __exit dxsim_exit(void)
 	for (i = 0; i < ARRAY_SIZE(dxsim_devs); i++)
 		dxsim_destroy(dxsim_devs[i]);
 	dxsim_debugfs_exit();
+	dxsim_fabric_exit();
 	root_device_unregister(dxsim_dma_dev);
 	if (dxsim_dma_dev_shared && keep_dma_dev) {
 		/* Kept on purpose, one per load: not a leak for kmemleak. */

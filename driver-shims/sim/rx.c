@@ -5,9 +5,7 @@
  * DMA addresses. The payload is never reached through the buffer's netmem:
  * when a memory provider is installed the buffers are not pages at all.
  */
-#include <linux/dma-direct.h>
 #include <linux/etherdevice.h>
-#include <linux/highmem.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/tcp.h>
@@ -51,26 +49,6 @@ static int dxsim_buf_next(struct dxsim_rxq *rxq)
 	page_pool_fragment_netmem(netmem, dxsim_bias(rxq));
 	rxq->cur.netmem = netmem;
 	return 0;
-}
-
-/* The device's DMA write: dma-direct, so the DMA address is physical. */
-static void dxsim_dma_write(dma_addr_t addr, const struct sk_buff *from,
-			    unsigned int off, unsigned int len)
-{
-	phys_addr_t phys = dma_to_phys(dxsim_dma_dev, addr);
-
-	while (len) {
-		unsigned int poff = offset_in_page(phys);
-		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - poff);
-		void *va;
-
-		va = kmap_local_pfn(PHYS_PFN(phys));
-		skb_copy_bits(from, off, va + poff, n);
-		kunmap_local(va);
-		phys += n;
-		off += n;
-		len -= n;
-	}
 }
 
 /*
@@ -204,7 +182,8 @@ int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
 			b->refs++;
 		}
 		t = local_clock();
-		dxsim_dma_write(page_pool_get_dma_addr_netmem(b->netmem) + b->used,
+		dxsim_dma_write(rxq->priv,
+				page_pool_get_dma_addr_netmem(b->netmem) + b->used,
 				from, off, n);
 		dxsim_dev_time(rxq, t);
 		b->used += n;

@@ -125,6 +125,7 @@ struct dxsim_priv {
 	struct dxsim_rxq *rxq;
 	atomic64_t tx_packets, tx_bytes, tx_dropped;
 	atomic64_t tx_doorbells;	/* bursts handed to the peer */
+	atomic64_t dma_faults;		/* DMA writes that reached no memory */
 	/* per TX queue: sent, not yet handed to the peer (see dxsim_xmit) */
 	struct sk_buff_head tx_pend[DXSIM_MAX_QUEUES];
 
@@ -148,6 +149,13 @@ extern bool dxsim_dma_dev_shared;
 struct net_device *dxsim_create(const char *name, unsigned int queues);
 void dxsim_destroy(struct net_device *dev);
 void dxsim_pair(struct net_device *a, struct net_device *b);
+
+/* fabric.c */
+void dxsim_fabric_init(void);
+void dxsim_fabric_exit(void);
+void dxsim_dma_write(struct dxsim_priv *priv, dma_addr_t addr,
+		     const struct sk_buff *from, unsigned int off,
+		     unsigned int len);
 
 /* rx.c */
 int dxsim_poll(struct napi_struct *napi, int budget);

@@ -71,6 +71,10 @@ expect_err 1 "$lo_err" recv --dev lo --queues 0 --udmabuf 4M
 expect_err 1 "$lo_err" recv --dev lo --queues 0 --dma-heap system 4M
 expect_err 1 "devmemx-rx: /dev/dma_heap/nope: No such file or directory (see: ls /dev/dma_heap)" \
 	recv --dev lo --queues 0 --dma-heap nope 4M
+expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --vram' \
+	recv --dev lo --queues 0 --vram 4M --hugetlb
+expect_err 1 'devmemx-rx: /dev/devmemx_vram: No such file or directory (load devmemx_vram: it needs a QEMU ivshmem-plain device)' \
+	recv --dev lo --queues 0 --vram 4M
 
 # udmabuf's size limit (64 MiB by default on 7.2, none on 7.3): set it to 64.
 lim=/sys/module/udmabuf/parameters/size_limit_mb

@@ -48,6 +48,10 @@ cp /src/build/tools/dx-failnth "$stage/usr/bin/dx-failnth"
 # One raw request with a given ifindex (test/helpers/dx-req.c).
 add_bin /src/build/tools/dx-req
 cp /src/build/tools/dx-req "$stage/usr/bin/dx-req"
+# A dma-buf of device memory held as an application holds one
+# (test/helpers/dx-vram.c).
+add_bin /src/build/tools/dx-vram
+cp /src/build/tools/dx-vram "$stage/usr/bin/dx-vram"
 # The tools built with ASan and UBSan (test tools-asan puts them first in
 # PATH).
 if [ -x /src/build/tools-asan/devmemx ]; then

@@ -55,7 +55,7 @@ static int recv_stream(const struct rx_opts *o, struct dx_dmabuf *buf,
 
 static int cmd_recv(struct rx_opts *o)
 {
-	struct dx_dmabuf buf = { .fd = -1, .memfd = -1 };
+	struct dx_dmabuf buf = DX_DMABUF_INIT;
 	struct rx_bind bind = { .ops = o->provider };
 	struct rx_flow flow = { .fd = -1 };
 	int ret;

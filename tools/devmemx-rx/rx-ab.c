@@ -611,7 +611,7 @@ static int ab_outputs(struct ab *a)
 int rx_ab(int argc, char **argv)
 {
 	struct ab_opts o = { 0 };
-	struct ab a = { .o = &o, .buf = { .fd = -1, .memfd = -1 } };
+	struct ab a = { .o = &o, .buf = DX_DMABUF_INIT };
 	char sz[16];
 	int ret;
 

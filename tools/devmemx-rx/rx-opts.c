@@ -16,7 +16,8 @@
 void rx_usage(FILE *f)
 {
 	fputs("usage: devmemx-rx recv --dev IFNAME --queues LIST --port PORT --expect BYTES\n"
-	      "                       [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE]\n"
+	      "                       [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
+	      "                        --vram SIZE [--revocable]]\n"
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "                       [--hold SEC]\n"
@@ -27,7 +28,8 @@ void rx_usage(FILE *f)
 	      "                     [--bytes N]\n"
 	      "                     [--runs N] [--flows N] [--seed N] [--verify]\n"
 	      "                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
-	      "                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE]\n"
+	      "                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
+	      "                      --vram SIZE]\n"
 	      "                     [--listen ADDR] [--sender CMD] [--sender-tasks LIST]\n"
 	      "                     [--load-cmd CMD] [--unload-cmd CMD] [--timeout SEC]\n"
 	      "       devmemx-rx pools | queues | qstats\n"
@@ -42,6 +44,10 @@ void rx_usage(FILE *f)
 	      "  --udmabuf SIZE        dma-buf from a memfd via /dev/udmabuf (default 64M)\n"
 	      "  --hugetlb             back it with 2M huge pages (SIZE a multiple of 2M)\n"
 	      "  --dma-heap NAME SIZE  dma-buf from /dev/dma_heap/NAME instead\n"
+	      "  --vram SIZE           device memory without struct pages from the test\n"
+	      "                        exporter devmemx_vram, read back through its device\n"
+	      "  --revocable           the --vram dma-buf takes only revocable importers\n"
+	      "                        (as vfio-pci's): in-tree devmem cannot bind it\n"
 	      "  --provider P          netdev: in-tree devmem (default); devmemx: the module\n"
 	      "  --rx-page-size SIZE   ask for RX buffers (niovs) of SIZE bytes\n"
 	      "  --seed N              pattern seed (default 0x9e3779b97f4a7c15)\n"
@@ -102,7 +108,7 @@ void rx_usage(FILE *f)
 	      "  --md FILE             the table printed at the end, as markdown\n"
 	      "  --tag TEXT            a label for the table and the CSV rows (no commas)\n"
 	      "  --port PORT           first port (default 7400)\n"
-	      "  --udmabuf, --hugetlb, --dma-heap  the dma-buf, as for recv (default\n"
+	      "  --udmabuf, --hugetlb, --dma-heap, --vram  the dma-buf, as for recv (default\n"
 	      "                        --udmabuf 64M --hugetlb: large niovs need it)\n"
 	      "  --sender CMD          start each flow's sender as: CMD --port P --bytes N\n"
 	      "                        (e.g. 'ip netns exec tx devmemx-rx send --addr IP'),\n"
@@ -184,7 +190,7 @@ static int positional(int argc, char **argv, const char *cmd)
 
 enum {
 	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
-	O_DMA_HEAP, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
+	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
 	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
@@ -217,6 +223,12 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		o->buf.kind = DX_DMA_HEAP;
 		o->buf.heap = arg;
 		return dx_parse_size(argv[optind++], "--dma-heap", &o->buf.size);
+	case O_VRAM:
+		o->buf.kind = DX_VRAM;
+		return dx_parse_size(arg, "--vram", &o->buf.size);
+	case O_REVOCABLE:
+		o->buf.revocable = true;
+		return 0;
 	case O_PROVIDER:
 		o->provider = rx_provider_find(arg);
 		if (!o->provider)
@@ -279,6 +291,8 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		{ "udmabuf", required_argument, NULL, O_UDMABUF },
 		{ "hugetlb", no_argument, NULL, O_HUGETLB },
 		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
+		{ "vram", required_argument, NULL, O_VRAM },
+		{ "revocable", no_argument, NULL, O_REVOCABLE },
 		{ "provider", required_argument, NULL, O_PROVIDER },
 		{ "rx-page-size", required_argument, NULL, O_RX_PAGE_SIZE },
 		{ "seed", required_argument, NULL, O_SEED },
@@ -502,6 +516,10 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o,
 		o->buf.kind = DX_DMA_HEAP;
 		o->buf.heap = arg;
 		return dx_parse_size(argv[optind++], "--dma-heap", &o->buf.size);
+	case O_VRAM:
+		*got_buf = true;
+		o->buf.kind = DX_VRAM;
+		return dx_parse_size(arg, "--vram", &o->buf.size);
 	case O_LISTEN: o->listen = arg; return 0;
 	case O_SENDER: o->sender = arg; return 0;
 	case O_SENDER_TASKS:
@@ -560,6 +578,7 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "udmabuf", required_argument, NULL, O_UDMABUF },
 		{ "hugetlb", no_argument, NULL, O_HUGETLB },
 		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
+		{ "vram", required_argument, NULL, O_VRAM },
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "sender", required_argument, NULL, O_SENDER },
 		{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },

@@ -264,8 +264,14 @@ static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
 			c->buf->size);
 		return -EPROTO;
 	}
-	rx_verify(c, c->buf->map + d->frag_offset, d->frag_size, "dma-buf",
-		  d->frag_offset);
+	if (!c->o->no_verify) {
+		const uint8_t *p = dx_dmabuf_read(c->buf, d->frag_offset,
+						  d->frag_size);
+
+		if (!p)
+			return -EIO;
+		rx_verify(c, p, d->frag_size, "dma-buf", d->frag_offset);
+	}
 	c->st->cmsgs_dmabuf++;
 	if (d->frag_size > c->st->frag_max)
 		c->st->frag_max = d->frag_size;
@@ -329,6 +335,16 @@ static int rx_one(struct rx_ctx *c, struct msghdr *msg, const uint8_t *iov,
 	if (msg->msg_flags & MSG_CTRUNC) {
 		fprintf(stderr, "devmemx-rx: recvmsg truncated its cmsgs\n");
 		return -EPROTO;
+	}
+	/*
+	 * Payload in host memory: after payload in the dma-buf, the binding
+	 * ended (what a GPU application reads is no longer there); before,
+	 * the flow never reached the bound queues.
+	 */
+	if (!CMSG_FIRSTHDR(msg) && c->st->cmsgs_dmabuf) {
+		fprintf(stderr, "devmemx-rx: binding %u stopped receiving at stream offset %" PRIu64 ": the payload now arrives in host memory (the binding ended: unbound, its device gone, or its memory revoked by the exporter)\n",
+			c->id, c->off);
+		return -ENOLINK;
 	}
 	if (!CMSG_FIRSTHDR(msg)) {
 		fprintf(stderr, "devmemx-rx: %zu bytes at stream offset %" PRIu64 " arrived in host memory, not in the dma-buf: the flow missed the bound queues (check --queues, the flow rule and RSS: ethtool -X %s equal N)\n",

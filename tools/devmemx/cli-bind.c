@@ -308,7 +308,7 @@ static int bind_fd(const struct bind_args *a, struct dx_dmabuf *buf)
 int cli_bind(int argc, char **argv)
 {
 	struct bind_args a = { .pid = -1, .fd = -1 };
-	struct dx_dmabuf buf = { .fd = -1, .memfd = -1 };
+	struct dx_dmabuf buf = DX_DMABUF_INIT;
 	struct bind_reply b = { 0 };
 	unsigned int ifindex;
 	sigset_t waitmask;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* A dma-buf to bind: udmabuf over a memfd, or a dma-heap buffer. */
+/* A dma-buf to bind: see dmabuf.h. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -12,6 +13,7 @@
 #include <linux/dma-heap.h>
 #include <linux/memfd.h>
 #include <linux/udmabuf.h>
+#include <linux/devmemx_vram.h>
 
 #include "dmabuf.h"
 #include "util.h"
@@ -146,10 +148,41 @@ static int heap_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 	return 0;
 }
 
+/*
+ * Device memory, as a GPU driver hands it out: a dma-buf that cannot be
+ * mapped, read back through the device that exported it.
+ */
+static int vram_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
+{
+	struct devmemx_vram_export req = {
+		.size = b->size,
+		.flags = s->revocable ? DEVMEMX_VRAM_REVOCABLE : 0,
+	};
+	const char *path = "/dev/devmemx_vram";
+
+	b->dev_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (b->dev_fd < 0)
+		return open_err(path, "load devmemx_vram: it needs a QEMU ivshmem-plain device");
+	if (ioctl(b->dev_fd, DEVMEMX_VRAM_EXPORT, &req)) {
+		int err = errno;
+
+		fprintf(stderr, "%s: DEVMEMX_VRAM_EXPORT of %zu bytes: %s%s\n",
+			dx_prog, b->size, strerror(err),
+			err == ENOSPC ? " (the device memory is full: a smaller --vram)" : "");
+		return -err;
+	}
+	b->fd = req.fd;
+	b->dev_off = req.offset;
+	return 0;
+}
+
 int dx_dmabuf_check(const struct dx_dmabuf_spec *s)
 {
 	if (s->hugetlb && s->kind != DX_UDMABUF)
-		return dx_bad_usage("--hugetlb goes with --udmabuf, not --dma-heap");
+		return dx_bad_usage("--hugetlb goes with --udmabuf, not %s",
+				    s->kind == DX_VRAM ? "--vram" : "--dma-heap");
+	if (s->revocable && s->kind != DX_VRAM)
+		return dx_bad_usage("--revocable goes with --vram");
 	if (!s->size)
 		return dx_bad_usage("the dma-buf size must not be 0");
 	if (s->hugetlb && s->size % (2 << 20))
@@ -168,8 +201,14 @@ int dx_dmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 	b->map = NULL;
 	b->sync = false;
 	b->size = s->size;
+	b->dev_fd = -1;
+	b->dev_off = 0;
+	b->scratch = NULL;
+	b->scratch_len = 0;
 	if (s->kind == DX_DMA_HEAP)
 		ret = heap_create(b, s);
+	else if (s->kind == DX_VRAM)
+		ret = vram_create(b, s);
 	else
 		ret = udmabuf_create(b, s);
 	if (ret)
@@ -196,6 +235,38 @@ int dx_dmabuf_begin_read(struct dx_dmabuf *b)
 	return dmabuf_sync(b, DMA_BUF_SYNC_START);
 }
 
+const uint8_t *dx_dmabuf_read(struct dx_dmabuf *b, uint64_t off, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	if (b->map)
+		return b->map + off;
+	if (len > b->scratch_len) {
+		uint8_t *p = realloc(b->scratch, len);
+
+		if (!p) {
+			fprintf(stderr, "%s: out of memory for a %zu byte read\n",
+				dx_prog, len);
+			return NULL;
+		}
+		b->scratch = p;
+		b->scratch_len = len;
+	}
+	while (done < len) {
+		n = pread(b->dev_fd, b->scratch + done, len - done,
+			  b->dev_off + off + done);
+		if (n <= 0) {
+			fprintf(stderr, "%s: reading device memory at %" PRIu64 ": %s\n",
+				dx_prog, b->dev_off + off + done,
+				n ? strerror(errno) : "end of the device");
+			return NULL;
+		}
+		done += n;
+	}
+	return b->scratch;
+}
+
 int dx_dmabuf_end_read(struct dx_dmabuf *b)
 {
 	return dmabuf_sync(b, DMA_BUF_SYNC_END);
@@ -209,6 +280,12 @@ void dx_dmabuf_destroy(struct dx_dmabuf *b)
 		close(b->fd);
 	if (b->memfd >= 0)
 		close(b->memfd);
+	if (b->dev_fd >= 0)
+		close(b->dev_fd);
+	free(b->scratch);
+	b->scratch = NULL;
+	b->scratch_len = 0;
+	b->dev_fd = -1;
 	b->map = NULL;
 	b->fd = -1;
 	b->memfd = -1;

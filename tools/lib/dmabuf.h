@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A dma-buf to bind: udmabuf over a memfd, or a dma-heap buffer. */
+/*
+ * A dma-buf to bind: udmabuf over a memfd, a dma-heap buffer, or device
+ * memory from the test exporter devmemx_vram (read through its device).
+ */
 #ifndef DX_DMABUF_H
 #define DX_DMABUF_H
 
@@ -7,13 +10,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum dx_dmabuf_kind { DX_DMABUF_NONE, DX_UDMABUF, DX_DMA_HEAP };
+enum dx_dmabuf_kind { DX_DMABUF_NONE, DX_UDMABUF, DX_DMA_HEAP, DX_VRAM };
 
 /* What to make, as the command line asked for it. */
 struct dx_dmabuf_spec {
 	enum dx_dmabuf_kind kind;
 	uint64_t size;
 	bool hugetlb;		/* udmabuf over 2M huge pages */
+	bool revocable;		/* device memory only revocable importers take */
 	const char *heap;	/* /dev/dma_heap/<heap> */
 };
 
@@ -23,12 +27,22 @@ struct dx_dmabuf {
 	uint8_t *map;		/* a read-only CPU mapping, NULL when none */
 	size_t size;
 	bool sync;		/* bracket CPU reads with DMA_BUF_IOCTL_SYNC */
+	/* Without a mapping: pread on dev_fd at dev_off + offset. */
+	int dev_fd;
+	uint64_t dev_off;
+	uint8_t *scratch;
+	size_t scratch_len;
 };
+
+/* A dma-buf not made yet: dx_dmabuf_destroy() leaves it alone. */
+#define DX_DMABUF_INIT { .fd = -1, .memfd = -1, .dev_fd = -1 }
 
 /* Bad usage in @s (sizes, --hugetlb): print it, return -EINVAL. */
 int dx_dmabuf_check(const struct dx_dmabuf_spec *s);
 int dx_dmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s);
 int dx_dmabuf_begin_read(struct dx_dmabuf *b);
+/* @len bytes at dma-buf offset @off, as the CPU reads them; NULL on error. */
+const uint8_t *dx_dmabuf_read(struct dx_dmabuf *b, uint64_t off, size_t len);
 int dx_dmabuf_end_read(struct dx_dmabuf *b);
 /* A no-op on a dma-buf that was not made (fd -1). */
 void dx_dmabuf_destroy(struct dx_dmabuf *b);
