@@ -93,21 +93,36 @@ done
 # A test whose script has a line "# dx-boot: ARGS" needs a kernel command
 # line of its own: it gets a boot of its own, with ARGS added.
 boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
-main_tests= own_boot=
+# The lanes a test runs in, from its line "# dx-lanes: LANE..." (default
+# main). Each lane is one boot per kernel: main is the plain machine
+# (dma-direct); iommu is a q35 machine with a strict virtual IOMMU, where
+# the sim's DMA device is QEMU's edu function, so the NIC sees IOVAs.
+lanes() { sed -n 's/^# dx-lanes: //p' "$DX_TOP/test/tests/$1.sh" | grep . || echo main; }
+IOMMU_QEMU="-machine q35 -device intel-iommu -device edu"
+IOMMU_ARGS="intel_iommu=on iommu.strict=1"
+main_tests= own_boot= iommu_tests=
 for t in $all_tests; do
 	if [ -n "$(boot_args "$t")" ]; then
 		own_boot="$own_boot $t"
-	else
-		main_tests="$main_tests $t"
+		continue
 	fi
+	case " $(lanes "$t") " in *" main "*) main_tests="$main_tests $t" ;; esac
+	case " $(lanes "$t") " in *" iommu "*) iommu_tests="$iommu_tests $t" ;; esac
 done
 
-# boot SERIES TESTS [ARGS]: one VM of SERIES runs TESTS, then its shutdown
-# and its kernel log are judged. Boots with ARGS name their results
-# "SERIES [ARGS] ..." and keep their files in build/vm/SERIES-TEST.
+# boot SERIES TESTS [ARGS [LANE]]: one VM of SERIES runs TESTS, then its
+# shutdown and its kernel log are judged. Boots with ARGS name their results
+# "SERIES [ARGS] ..." and keep their files in build/vm/SERIES-TEST; a
+# lane's boot "SERIES [LANE] ..." and build/vm/SERIES-LANE.
 boot() {
-	local series=$1 tests=$2 args=${3:-} label=$1 name=$1 out vm_rc start t seen= line bad
-	if [ -n "$args" ]; then
+	local series=$1 tests=$2 args=${3:-} lane=${4:-} label=$1 name=$1 out vm_rc start t seen= line bad
+	local machine= who=$1
+	if [ -n "$lane" ]; then
+		label="$series [$lane]"
+		who=$label
+		name=$series-$lane
+		machine=$IOMMU_QEMU
+	elif [ -n "$args" ]; then
 		label="$series [$args]"
 		name=$series-${tests// /}
 	fi
@@ -118,7 +133,8 @@ boot() {
 	# min in one run and would have taken over 130 in the next.
 	local limit=${DX_VM_TIMEOUT:-1500}
 	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-10800}
-	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
+	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine \
+		dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
 	vm_rc=$?
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
 
@@ -128,14 +144,14 @@ boot() {
 		"DX-RESULT "*)
 			set -- $line
 			seen="$seen $3"
-			report "$2" "$series $3" "${*:4}" ;;
+			report "$2" "$who $3" "${*:4}" ;;
 		"# "*) echo "$line" ;;
 		esac
 	done <"$out/results.log"
 
 	for t in $tests; do
 		[[ " $seen " == *" $t "* ]] && continue
-		report fail "$series $t"
+		report fail "$who $t"
 		echo "# did not report: the VM died or timed out (exit $vm_rc); see $out/console.log"
 	done
 
@@ -168,6 +184,7 @@ for series in $kernels; do
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
 	echo "# kernel $series: $kver"
 	[ -z "$main_tests" ] || boot "$series" "$main_tests"
+	[ -z "$iommu_tests" ] || boot "$series" "$iommu_tests" "$IOMMU_ARGS" iommu
 	for t in $own_boot; do
 		boot "$series" "$t" "$(boot_args "$t")"
 	done

@@ -2,21 +2,25 @@
 /*
  * Where the device's DMA writes land, as the machine's fabric routes them.
  *
- * The DMA device is dma-direct: a DMA address is a bus address, on x86 the
- * physical one. It reaches either host memory (the kernel has a struct page
+ * Without an IOMMU a DMA address is a bus address, on x86 the physical
+ * one. It reaches either host memory (the kernel has a struct page
  * for it) or another PCI function's memory BAR, a peer write, as a NIC's
  * write into GPU memory is. The BARs a peer write can reach are the 64-bit
  * prefetchable ones (GPU memory, QEMU's ivshmem), mapped once at load:
- * the write path runs in softirq and cannot map anything. An address that
- * is neither reaches nothing: the write is lost, as an IOMMU or the root
- * complex would block it, and counted and logged as a DMA fault; the packet
- * still goes up, since the device cannot tell.
+ * the write path runs in softirq and cannot map anything. Behind an IOMMU
+ * (the sim's DMA device is then a PCI function, see main.c) every address
+ * is an IOVA, translated through the device's domain page by page. An
+ * address that reaches nothing (not mapped in the IOMMU, or neither memory
+ * nor a peer BAR) loses the write, as an IOMMU or the root complex would
+ * block it, and is counted and logged as a DMA fault; the packet still
+ * goes up, since the device cannot tell.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-direct.h>
 #include <linux/highmem.h>
 #include <linux/io.h>
+#include <linux/iommu.h>
 #include <linux/pci.h>
 
 #include "sim.h"
@@ -103,46 +107,71 @@ static void *dxsim_window_va(phys_addr_t phys, unsigned int len)
 	return NULL;
 }
 
-/* Host memory, page by page: all of it must have struct pages. */
-static bool dxsim_ram_write(phys_addr_t phys, const struct sk_buff *from,
-			    unsigned int off, unsigned int len)
+/*
+ * A DMA address as the fabric sees it: through the device's IOMMU domain
+ * when it has one (an address it does not map is a fault: false), else
+ * dma-direct's bus address.
+ */
+static bool dxsim_dma_to_phys(dma_addr_t addr, phys_addr_t *phys)
 {
-	phys_addr_t p;
+	struct iommu_domain *dom = iommu_get_domain_for_dev(dxsim_dma_dev);
 
-	for (p = round_down(phys, PAGE_SIZE); p < phys + len; p += PAGE_SIZE)
-		if (!pfn_valid(PHYS_PFN(p)))
-			return false;
-	while (len) {
-		unsigned int poff = offset_in_page(phys);
-		unsigned int n = min_t(unsigned int, len, PAGE_SIZE - poff);
-		void *va;
-
-		va = kmap_local_pfn(PHYS_PFN(phys));
-		skb_copy_bits(from, off, va + poff, n);
-		kunmap_local(va);
-		phys += n;
-		off += n;
-		len -= n;
+	if (!dom) {
+		*phys = dma_to_phys(dxsim_dma_dev, addr);
+		return true;
 	}
-	return true;
+	*phys = iommu_iova_to_phys(dom, addr);
+	return *phys;
 }
 
-/* The device writes @len bytes of @from at @off to DMA address @addr. */
-void dxsim_dma_write(struct dxsim_priv *priv, dma_addr_t addr,
-		     const struct sk_buff *from, unsigned int off,
-		     unsigned int len)
+/* @len bytes at @phys, within one page: a peer BAR's or host memory's. */
+static bool dxsim_write_piece(phys_addr_t phys, const struct sk_buff *from,
+			      unsigned int off, unsigned int len)
 {
-	phys_addr_t phys = dma_to_phys(dxsim_dma_dev, addr);
 	void *va = dxsim_window_va(phys, len);
 
 	if (va) {
 		skb_copy_bits(from, off, va, len);
-		return;
+		return true;
 	}
-	if (dxsim_ram_write(phys, from, off, len))
-		return;
-	atomic64_inc(&priv->dma_faults);
-	if (net_ratelimit())
-		netdev_err(priv->dev, "DMA fault: a write of %u bytes to %pad reaches no memory\n",
-			   len, &addr);
+	if (!pfn_valid(PHYS_PFN(phys)))
+		return false;
+	va = kmap_local_pfn(PHYS_PFN(phys));
+	skb_copy_bits(from, off, va + offset_in_page(phys), len);
+	kunmap_local(va);
+	return true;
+}
+
+/*
+ * The device writes @len bytes of @from at @off to DMA address @addr, one
+ * page of addresses at a time (behind an IOMMU each may go elsewhere).
+ */
+void dxsim_dma_write(struct dxsim_priv *priv, dma_addr_t addr,
+		     const struct sk_buff *from, unsigned int off,
+		     unsigned int len)
+{
+	bool remapped = false;
+
+	while (len) {
+		unsigned int n = min_t(unsigned int, len,
+				       PAGE_SIZE - offset_in_page(addr));
+		phys_addr_t phys;
+
+		if (!dxsim_dma_to_phys(addr, &phys) ||
+		    !dxsim_write_piece(phys, from, off, n)) {
+			atomic64_inc(&priv->dma_faults);
+			if (net_ratelimit())
+				netdev_err(priv->dev, "DMA fault: a write of %u bytes to %pad reaches no memory%s\n",
+					   n, &addr,
+					   iommu_get_domain_for_dev(dxsim_dma_dev) ?
+					   " (not mapped in the IOMMU)" : "");
+			return;
+		}
+		remapped |= phys != addr;
+		addr += n;
+		off += n;
+		len -= n;
+	}
+	if (remapped)
+		atomic64_inc(&priv->dma_remapped);
 }

@@ -8,8 +8,10 @@
 
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
+#include <linux/iommu.h>
 #include <linux/kmemleak.h>
 #include <linux/module.h>
+#include <linux/pci.h>
 
 #include "sim.h"
 
@@ -22,10 +24,117 @@ module_param(keep_dma_dev, bool, 0444);
 MODULE_PARM_DESC(keep_dma_dev,
 		 "keep the DMA device past unload while dma-bufs were mapped for it (default 1; 0 frees it as a PCI unplug would: only for importers that hold it, as devmemx does)");
 
-/* The device both netdevs DMA through: dma-direct, 64-bit (fabric.c). */
+/*
+ * The device both netdevs DMA through (fabric.c), 64-bit: QEMU's edu
+ * function when the machine has one, so that a machine with an IOMMU
+ * gives the NIC IOVAs as it gives a real one; else a root device of ours,
+ * dma-direct.
+ */
 struct device *dxsim_dma_dev;
 static struct net_device *dxsim_devs[2];
 bool dxsim_dma_dev_shared;
+static struct pci_dev *dxsim_carrier;
+
+static int dxsim_carrier_probe(struct pci_dev *pdev,
+			       const struct pci_device_id *id)
+{
+	int err;
+
+	if (dxsim_carrier)
+		return -EBUSY;
+	err = pci_enable_device(pdev);
+	if (err)
+		return err;
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err) {
+		pci_disable_device(pdev);
+		return err;
+	}
+	pci_set_master(pdev);
+	dxsim_carrier = pdev;
+	return 0;
+}
+
+static void dxsim_carrier_remove(struct pci_dev *pdev)
+{
+	pci_clear_master(pdev);
+	pci_disable_device(pdev);
+	dxsim_carrier = NULL;
+}
+
+/* No MODULE_DEVICE_TABLE: an edu function must not load the sim. */
+static const struct pci_device_id dxsim_carrier_ids[] = {
+	{ PCI_DEVICE(0x1234, 0x11e8) },	/* QEMU's edu */
+	{ }
+};
+
+static struct pci_driver dxsim_carrier_driver = {
+	.name		= KBUILD_MODNAME,
+	.id_table	= dxsim_carrier_ids,
+	.probe		= dxsim_carrier_probe,
+	.remove		= dxsim_carrier_remove,
+	.driver.suppress_bind_attrs = true,
+};
+
+/*
+ * The carrier is a PCI function: it outlives the driver, as a NIC's does.
+ * The root device goes with the module unless @keep (mappings made for it
+ * may outlive the module: see dxsim_dma_dev_get()).
+ */
+static void dxsim_dma_dev_put(bool keep)
+{
+	if (dxsim_carrier) {
+		put_device(dxsim_dma_dev);
+		pci_unregister_driver(&dxsim_carrier_driver);
+		return;
+	}
+	pci_unregister_driver(&dxsim_carrier_driver);
+	root_device_unregister(dxsim_dma_dev);
+	if (keep) {
+		/* Kept on purpose, one per load: not a leak for kmemleak. */
+		kmemleak_not_leak(dxsim_dma_dev);
+		pr_info("DMA device kept for dma-buf mappings that may outlive the module\n");
+	} else {
+		put_device(dxsim_dma_dev);
+	}
+}
+
+/* The carrier if the machine has one, else a root device of our own. */
+static int dxsim_dma_dev_get(void)
+{
+	int err;
+
+	err = pci_register_driver(&dxsim_carrier_driver);
+	if (err)
+		return err;
+	if (dxsim_carrier) {
+		dxsim_dma_dev = get_device(&dxsim_carrier->dev);
+		pci_info(dxsim_carrier, "the sim's DMA device%s\n",
+			 iommu_get_domain_for_dev(dxsim_dma_dev) ?
+			 ", behind an IOMMU" : "");
+		return 0;
+	}
+	dxsim_dma_dev = root_device_register(KBUILD_MODNAME);
+	if (IS_ERR(dxsim_dma_dev)) {
+		pci_unregister_driver(&dxsim_carrier_driver);
+		return PTR_ERR(dxsim_dma_dev);
+	}
+	/*
+	 * A dma-buf bound to a queue stays attached to, and mapped for, this
+	 * device until its binding is freed, which may be long after the
+	 * module is gone (the binding lives while its user holds it). Like a
+	 * PCI device outliving its driver, the device then outlives the
+	 * module: see dxsim_dma_dev_put().
+	 */
+	get_device(dxsim_dma_dev);
+	dxsim_dma_dev->dma_mask = &dxsim_dma_dev->coherent_dma_mask;
+	err = dma_set_mask_and_coherent(dxsim_dma_dev, DMA_BIT_MASK(64));
+	if (err) {
+		dxsim_dma_dev_put(false);
+		return err;
+	}
+	return 0;
+}
 
 static int __init dxsim_init(void)
 {
@@ -37,21 +146,9 @@ static int __init dxsim_init(void)
 		return -EINVAL;
 	}
 
-	dxsim_dma_dev = root_device_register(KBUILD_MODNAME);
-	if (IS_ERR(dxsim_dma_dev))
-		return PTR_ERR(dxsim_dma_dev);
-	/*
-	 * A dma-buf bound to a queue stays attached to, and mapped for, this
-	 * device until its binding is freed, which may be long after the
-	 * module is gone (the binding lives while its user holds it). Like a
-	 * PCI device outliving its driver, the device then outlives the
-	 * module: see dxsim_exit().
-	 */
-	get_device(dxsim_dma_dev);
-	dxsim_dma_dev->dma_mask = &dxsim_dma_dev->coherent_dma_mask;
-	err = dma_set_mask_and_coherent(dxsim_dma_dev, DMA_BIT_MASK(64));
+	err = dxsim_dma_dev_get();
 	if (err)
-		goto err_dev;
+		return err;
 
 	dxsim_fabric_init();
 	dxsim_debugfs_init();
@@ -73,9 +170,7 @@ err_netdevs:
 		dxsim_destroy(dxsim_devs[i]);
 	dxsim_debugfs_exit();
 	dxsim_fabric_exit();
-err_dev:
-	root_device_unregister(dxsim_dma_dev);
-	put_device(dxsim_dma_dev);
+	dxsim_dma_dev_put(false);
 	return err;
 }
 
@@ -87,14 +182,7 @@ static void __exit dxsim_exit(void)
 		dxsim_destroy(dxsim_devs[i]);
 	dxsim_debugfs_exit();
 	dxsim_fabric_exit();
-	root_device_unregister(dxsim_dma_dev);
-	if (dxsim_dma_dev_shared && keep_dma_dev) {
-		/* Kept on purpose, one per load: not a leak for kmemleak. */
-		kmemleak_not_leak(dxsim_dma_dev);
-		pr_info("DMA device kept for dma-buf mappings that may outlive the module\n");
-	} else {
-		put_device(dxsim_dma_dev);
-	}
+	dxsim_dma_dev_put(dxsim_dma_dev_shared && keep_dma_dev);
 }
 
 module_init(dxsim_init);

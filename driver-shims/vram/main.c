@@ -88,7 +88,7 @@ static struct sg_table *dxvram_map(struct dma_buf_attachment *at,
 	dma_resv_assert_held(at->dmabuf->resv);
 	if (buf->revoked)
 		return ERR_PTR(-ENODEV);
-	sgt = kzalloc(sizeof(*sgt), GFP_KERNEL);
+	sgt = kzalloc_obj(*sgt, GFP_KERNEL);
 	if (!sgt)
 		return ERR_PTR(-ENOMEM);
 	err = sg_alloc_table(sgt, DIV_ROUND_UP_ULL(buf->size, seg_size),
@@ -175,7 +175,7 @@ static long dxvram_export(struct dxvram *vr,
 		return -EINVAL;
 	if (req.size > vr->size)
 		return -ENOSPC;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	buf = kzalloc_obj(*buf, GFP_KERNEL);
 	if (!buf)
 		return -ENOMEM;
 	/* Aligned as a GPU allocator aligns: to its size, up to 2M. */
@@ -351,7 +351,7 @@ static int dxvram_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_disable;
 	err = -ENOMEM;
-	vr = kzalloc(sizeof(*vr), GFP_KERNEL);
+	vr = kzalloc_obj(*vr, GFP_KERNEL);
 	if (!vr)
 		goto err_release;
 	vr->pdev = pdev;

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-lanes: main iommu
 # Device memory as a GPU has it: ivshmem's BAR2, which the kernel has no
 # struct page for, exported by the test exporter devmemx_vram as NVIDIA's
 # driver exports video memory (no pages in the scatterlist, addresses from

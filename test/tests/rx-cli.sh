@@ -73,6 +73,8 @@ expect_err 1 "devmemx-rx: /dev/dma_heap/nope: No such file or directory (see: ls
 	recv --dev lo --queues 0 --dma-heap nope 4M
 expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --vram' \
 	recv --dev lo --queues 0 --vram 4M --hugetlb
+expect_err 2 'devmemx-rx: --revocable goes with --vram' \
+	recv --dev lo --queues 0 --udmabuf 4M --revocable
 expect_err 1 'devmemx-rx: /dev/devmemx_vram: No such file or directory (load devmemx_vram: it needs a QEMU ivshmem-plain device)' \
 	recv --dev lo --queues 0 --vram 4M
 

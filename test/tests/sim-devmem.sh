@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-lanes: main iommu
 # In-tree devmem TCP on devmemx_sim: payloads into a udmabuf, every byte
 # verified, MTU 1500 and 9000, two queues, unbind, ordinary traffic after.
 # On 7.3 also in-tree large niovs (rx-page-size 16K, 64K) from hugetlb.
