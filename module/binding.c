@@ -273,7 +273,7 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 		dma_buf_detach(b->dmabuf, b->attach);
 		/* Only a published binding's revoke queued it: no lock held. */
 		if (b->live)
-			cancel_work_sync(&b->revoke_work);
+			cancel_delayed_work_sync(&b->revoke_work);
 	}
 	if (b->dmabuf)
 		dma_buf_put(b->dmabuf);
@@ -331,11 +331,16 @@ static void devmemx_invalidate(struct dma_buf_attachment *attach)
 	struct devmemx_binding *b = attach->importer_priv;
 
 	dma_resv_assert_held(attach->dmabuf->resv);
-	if (b->revoked)
+	/*
+	 * Not mapped yet: nothing to revoke. Exporters move a buffer while
+	 * pinning it for us (amdgpu's, xe's pin), and tell every attachment;
+	 * one that revokes refuses the map that follows.
+	 */
+	if (!b->sgt || b->revoked)
 		return;
 	b->revoked = true;
 	if (b->live)
-		queue_work(devmemx_wq, &b->revoke_work);
+		queue_delayed_work(devmemx_wq, &b->revoke_work, 0);
 }
 
 static const struct dma_buf_attach_ops devmemx_importer_ops = {
@@ -346,7 +351,8 @@ static const struct dma_buf_attach_ops devmemx_importer_ops = {
 
 static void devmemx_revoke_work(struct work_struct *w)
 {
-	struct devmemx_binding *b = container_of(w, struct devmemx_binding,
+	struct devmemx_binding *b = container_of(to_delayed_work(w),
+						 struct devmemx_binding,
 						 revoke_work);
 	bool first;
 
@@ -357,6 +363,18 @@ static void devmemx_revoke_work(struct work_struct *w)
 	devmemx_queues_release(b);
 	if (first)
 		percpu_ref_kill(&b->ref);
+	/*
+	 * A queue whose restart failed still receives into the memory (it is
+	 * retried every second): the mapping stays until it stops, and the
+	 * exporter waits for it.
+	 */
+	if (atomic_read(&b->stuck_queues)) {
+		if (first)
+			pr_warn("binding %u: its dma-buf was revoked, but a queue whose restart failed still receives into it; unmapped once that queue restarts\n",
+				b->id);
+		queue_delayed_work(devmemx_wq, &b->revoke_work, HZ);
+		return;
+	}
 	devmemx_unmap(b);
 	pr_info("binding %u ended: its dma-buf's exporter (%s) revoked the memory\n",
 		b->id, b->dmabuf->exp_name);
@@ -404,7 +422,7 @@ static int devmemx_map(struct devmemx_binding *b,
 	ret = dma_resv_wait_timeout(resv, DMA_RESV_USAGE_KERNEL, true,
 				    MAX_SCHEDULE_TIMEOUT);
 	if (ret < 0) {
-		err = ret;
+		err = ret == -ERESTARTSYS ? -EINTR : ret;
 		NL_SET_ERR_MSG(extack, "interrupted waiting for the dma-buf's exporter");
 	}
 out:
@@ -428,7 +446,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	INIT_LIST_HEAD(&b->node);
 	INIT_WORK(&b->free_work, devmemx_binding_free_work);
 	INIT_DELAYED_WORK(&b->resize_work, devmemx_queue_resize_work);
-	INIT_WORK(&b->revoke_work, devmemx_revoke_work);
+	INIT_DELAYED_WORK(&b->revoke_work, devmemx_revoke_work);
 	/*
 	 * Held until the dma-buf is unmapped, which can be long after the
 	 * device's driver went (the last niov may come back much later).

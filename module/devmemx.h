@@ -104,7 +104,8 @@ struct devmemx_binding {
 	bool pinned;
 	bool revoked;
 	bool live;
-	struct work_struct revoke_work;
+	struct delayed_work revoke_work;
+	atomic_t stuck_queues;		/* restarts failed, retried (queue.c) */
 	struct gen_pool *pool;
 	struct devmemx_region *regions;
 	struct net_iov *niovs;

@@ -202,6 +202,7 @@ struct devmemx_requeue {
 	struct list_head node;
 	struct net_device *dev;
 	netdevice_tracker tracker;
+	struct devmemx_binding *b;	/* referenced: its memory is still used */
 	u32 q;
 };
 
@@ -210,7 +211,8 @@ static DEFINE_MUTEX(devmemx_requeue_lock);	/* devmemx_requeues */
 static void devmemx_requeue_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(devmemx_requeue_dw, devmemx_requeue_work);
 
-static bool devmemx_requeue_add(struct net_device *dev, u32 q)
+static bool devmemx_requeue_add(struct net_device *dev, u32 q,
+				struct devmemx_binding *b)
 {
 	struct devmemx_requeue *r = kzalloc(sizeof(*r), GFP_KERNEL);
 
@@ -218,6 +220,10 @@ static bool devmemx_requeue_add(struct net_device *dev, u32 q)
 		return false;
 	r->dev = dev;
 	r->q = q;
+	r->b = b;
+	/* A revoke does not unmap the memory while the queue may write to it. */
+	percpu_ref_get(&b->ref);
+	atomic_inc(&b->stuck_queues);
 	netdev_hold(dev, &r->tracker, GFP_KERNEL);
 	mutex_lock(&devmemx_requeue_lock);
 	list_add_tail(&r->node, &devmemx_requeues);
@@ -230,6 +236,8 @@ static void devmemx_requeue_free(struct devmemx_requeue *r)
 {
 	list_del(&r->node);
 	netdev_put(r->dev, &r->tracker);
+	atomic_dec(&r->b->stuck_queues);
+	percpu_ref_put(&r->b->ref);
 	kfree(r);
 }
 
@@ -287,7 +295,7 @@ static void devmemx_queue_close(struct net_device *dev, u32 q,
 	err = netdev_rx_queue_restart(dev, q);
 	if (!err || err == -ENETDOWN || !netif_running(dev))
 		return;
-	if (devmemx_requeue_add(dev, q))
+	if (devmemx_requeue_add(dev, q, b))
 		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d; retrying every second\n",
 			    q, err);
 	else

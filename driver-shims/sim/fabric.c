@@ -7,7 +7,9 @@
  * for it) or another PCI function's memory BAR, a peer write, as a NIC's
  * write into GPU memory is. The BARs a peer write can reach are the 64-bit
  * prefetchable ones (GPU memory, QEMU's ivshmem), mapped once at load:
- * the write path runs in softirq and cannot map anything. Behind an IOMMU
+ * the write path runs in softirq and cannot map anything (a test VM's
+ * machine: mapped write-back for good, they would clash with a driver that
+ * maps one write-combined). Behind an IOMMU
  * (the sim's DMA device is then a PCI function, see main.c) every address
  * is an IOVA, translated through the device's domain page by page. An
  * address that reaches nothing (not mapped in the IOMMU, or neither memory

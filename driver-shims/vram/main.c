@@ -250,10 +250,13 @@ static long dxvram_revoke(struct devmemx_vram_revoke __user *uarg)
 	dma_resv_wait_timeout(dmabuf->resv, DMA_RESV_USAGE_BOOKKEEP, false,
 			      MAX_SCHEDULE_TIMEOUT);
 	dma_resv_unlock(dmabuf->resv);
-	left = wait_event_timeout(buf->unmapped, !atomic_read(&buf->mappings),
-				  msecs_to_jiffies(req.timeout_ms));
-	req.mappings = left ? 0 : atomic_read(&buf->mappings);
+	left = wait_event_interruptible_timeout(buf->unmapped,
+					       !atomic_read(&buf->mappings),
+					       msecs_to_jiffies(req.timeout_ms));
 	dma_buf_put(dmabuf);
+	if (left < 0)
+		return left;
+	req.mappings = left ? 0 : atomic_read(&buf->mappings);
 	return copy_to_user(uarg, &req, sizeof(req)) ? -EFAULT : 0;
 }
 
@@ -394,7 +397,11 @@ err_disable:
 	return err;
 }
 
-/* Only at unload (no unbind through sysfs): no dma-buf of ours is left. */
+/*
+ * At unload (no unbind through sysfs), when no dma-buf of ours is left. A
+ * test exporter: removing the PCI function itself (sysfs remove, hot
+ * unplug) while dma-bufs live is not handled.
+ */
 static void dxvram_remove(struct pci_dev *pdev)
 {
 	struct dxvram *vr = pci_get_drvdata(pdev);

@@ -17,7 +17,7 @@ void rx_usage(FILE *f)
 {
 	fputs("usage: devmemx-rx recv --dev IFNAME --queues LIST --port PORT --expect BYTES\n"
 	      "                       [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
-	      "                        --vram SIZE [--revocable]]\n"
+	      "                        --vram SIZE [--revocable] | --vfio BDF SIZE]\n"
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "                       [--hold SEC]\n"
@@ -48,6 +48,9 @@ void rx_usage(FILE *f)
 	      "                        exporter devmemx_vram, read back through its device\n"
 	      "  --revocable           the --vram dma-buf takes only revocable importers\n"
 	      "                        (as vfio-pci's): in-tree devmem cannot bind it\n"
+	      "  --vfio BDF SIZE       the first SIZE bytes of BAR 2 of PCI function BDF,\n"
+	      "                        exported by vfio-pci (bound to it), read back\n"
+	      "                        through the vfio device\n"
 	      "  --provider P          netdev: in-tree devmem (default); devmemx: the module\n"
 	      "  --rx-page-size SIZE   ask for RX buffers (niovs) of SIZE bytes\n"
 	      "  --seed N              pattern seed (default 0x9e3779b97f4a7c15)\n"
@@ -190,7 +193,7 @@ static int positional(int argc, char **argv, const char *cmd)
 
 enum {
 	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
-	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
+	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_VFIO, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
 	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
@@ -229,6 +232,13 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 	case O_REVOCABLE:
 		o->buf.revocable = true;
 		return 0;
+	case O_VFIO:
+		if (optind >= argc)
+			return dx_bad_usage("--vfio %s needs a SIZE after the PCI function",
+					    arg);
+		o->buf.kind = DX_VFIO;
+		o->buf.vfio = arg;
+		return dx_parse_size(argv[optind++], "--vfio", &o->buf.size);
 	case O_PROVIDER:
 		o->provider = rx_provider_find(arg);
 		if (!o->provider)
@@ -293,6 +303,7 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
 		{ "vram", required_argument, NULL, O_VRAM },
 		{ "revocable", no_argument, NULL, O_REVOCABLE },
+		{ "vfio", required_argument, NULL, O_VFIO },
 		{ "provider", required_argument, NULL, O_PROVIDER },
 		{ "rx-page-size", required_argument, NULL, O_RX_PAGE_SIZE },
 		{ "seed", required_argument, NULL, O_SEED },

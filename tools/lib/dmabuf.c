@@ -180,7 +180,8 @@ int dx_dmabuf_check(const struct dx_dmabuf_spec *s)
 {
 	if (s->hugetlb && s->kind != DX_UDMABUF)
 		return dx_bad_usage("--hugetlb goes with --udmabuf, not %s",
-				    s->kind == DX_VRAM ? "--vram" : "--dma-heap");
+				    s->kind == DX_VRAM ? "--vram" :
+				    s->kind == DX_VFIO ? "--vfio" : "--dma-heap");
 	if (s->revocable && s->kind != DX_VRAM)
 		return dx_bad_usage("--revocable goes with --vram");
 	if (!s->size)
@@ -205,10 +206,14 @@ int dx_dmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 	b->dev_off = 0;
 	b->scratch = NULL;
 	b->scratch_len = 0;
+	b->vfio_group = -1;
+	b->vfio_container = -1;
 	if (s->kind == DX_DMA_HEAP)
 		ret = heap_create(b, s);
 	else if (s->kind == DX_VRAM)
 		ret = vram_create(b, s);
+	else if (s->kind == DX_VFIO)
+		ret = dx_vfio_create(b, s->vfio);
 	else
 		ret = udmabuf_create(b, s);
 	if (ret)
@@ -282,6 +287,12 @@ void dx_dmabuf_destroy(struct dx_dmabuf *b)
 		close(b->memfd);
 	if (b->dev_fd >= 0)
 		close(b->dev_fd);
+	if (b->vfio_group >= 0)
+		close(b->vfio_group);
+	if (b->vfio_container >= 0)
+		close(b->vfio_container);
+	b->vfio_group = -1;
+	b->vfio_container = -1;
 	free(b->scratch);
 	b->scratch = NULL;
 	b->scratch_len = 0;

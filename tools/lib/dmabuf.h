@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A dma-buf to bind: udmabuf over a memfd, a dma-heap buffer, or device
- * memory from the test exporter devmemx_vram (read through its device).
+ * memory from the test exporter devmemx_vram or from vfio-pci (read back
+ * through the device that exported it).
  */
 #ifndef DX_DMABUF_H
 #define DX_DMABUF_H
@@ -10,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum dx_dmabuf_kind { DX_DMABUF_NONE, DX_UDMABUF, DX_DMA_HEAP, DX_VRAM };
+enum dx_dmabuf_kind { DX_DMABUF_NONE, DX_UDMABUF, DX_DMA_HEAP, DX_VRAM, DX_VFIO };
 
 /* What to make, as the command line asked for it. */
 struct dx_dmabuf_spec {
@@ -19,6 +20,7 @@ struct dx_dmabuf_spec {
 	bool hugetlb;		/* udmabuf over 2M huge pages */
 	bool revocable;		/* device memory only revocable importers take */
 	const char *heap;	/* /dev/dma_heap/<heap> */
+	const char *vfio;	/* the PCI function (BDF) vfio-pci exports */
 };
 
 struct dx_dmabuf {
@@ -32,10 +34,12 @@ struct dx_dmabuf {
 	uint64_t dev_off;
 	uint8_t *scratch;
 	size_t scratch_len;
+	int vfio_group, vfio_container;
 };
 
 /* A dma-buf not made yet: dx_dmabuf_destroy() leaves it alone. */
-#define DX_DMABUF_INIT { .fd = -1, .memfd = -1, .dev_fd = -1 }
+#define DX_DMABUF_INIT { .fd = -1, .memfd = -1, .dev_fd = -1, \
+	.vfio_group = -1, .vfio_container = -1 }
 
 /* Bad usage in @s (sizes, --hugetlb): print it, return -EINVAL. */
 int dx_dmabuf_check(const struct dx_dmabuf_spec *s);
@@ -46,5 +50,7 @@ const uint8_t *dx_dmabuf_read(struct dx_dmabuf *b, uint64_t off, size_t len);
 int dx_dmabuf_end_read(struct dx_dmabuf *b);
 /* A no-op on a dma-buf that was not made (fd -1). */
 void dx_dmabuf_destroy(struct dx_dmabuf *b);
+/* vfio.c: the first @b->size bytes of BAR 2 of PCI function @bdf. */
+int dx_vfio_create(struct dx_dmabuf *b, const char *bdf);
 
 #endif
