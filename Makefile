@@ -131,6 +131,9 @@ in-root-build: build/tools/ncdevmem
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
 		-o build/tools/dx-req test/helpers/dx-req.c test/helpers/dxnl.c
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -o build/tools/dx-vram test/helpers/dx-vram.c
+	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iuapi -Itools/include/uapi -Itools/lib \
+		-o build/tools/dx-vfio test/helpers/dx-vfio.c tools/lib/vfio.c \
+		tools/lib/dmabuf.c tools/lib/util.c
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel
 # source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL

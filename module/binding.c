@@ -361,8 +361,12 @@ static void devmemx_revoke_work(struct work_struct *w)
 	mutex_unlock(&devmemx_mutex);
 	/* Whoever else ends it may not have undone its queues yet: do it. */
 	devmemx_queues_release(b);
-	if (first)
+	/* Said only when the revoke ends it (not when unbound already). */
+	if (first) {
 		percpu_ref_kill(&b->ref);
+		pr_info("binding %u ended: its dma-buf's exporter (%s) revoked the memory\n",
+			b->id, b->dmabuf->exp_name);
+	}
 	/*
 	 * A queue whose restart failed still receives into the memory (it is
 	 * retried every second): the mapping stays until it stops, and the
@@ -376,8 +380,6 @@ static void devmemx_revoke_work(struct work_struct *w)
 		return;
 	}
 	devmemx_unmap(b);
-	pr_info("binding %u ended: its dma-buf's exporter (%s) revoked the memory\n",
-		b->id, b->dmabuf->exp_name);
 }
 
 /* Under the device's lock, once published: from now on a revoke ends it. */

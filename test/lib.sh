@@ -84,7 +84,7 @@ dx_in_root() {
 # script's output).
 # usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
 # DX_QEMU_MACHINE (a lane's machine, e.g. q35 with an IOMMU) comes before
-# every device; DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
+# every device, DX_QEMU_VRAM_BUS names the bus of the ivshmem function; DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
 # adds QEMU flags;
 # DX_VM_CPUS (default 2) sets the CPU count.
 dx_boot() {
@@ -138,6 +138,6 @@ dx_boot() {
 		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=$cpus dx.run=$script $debug $*" \
 		${DX_QEMU_MACHINE:-} \
 		-object "memory-backend-file,id=dxvram,size=64M,mem-path=/src/build/vm/$name/vram.img,share=on" \
-		-device ivshmem-plain,memdev=dxvram \
+		-device "ivshmem-plain,memdev=dxvram${DX_QEMU_VRAM_BUS:+,bus=$DX_QEMU_VRAM_BUS}" \
 		${DX_QEMU_EXTRA:-} >"$out/qemu.log" 2>&1
 }

@@ -96,9 +96,14 @@ boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
 # The lanes a test runs in, from its line "# dx-lanes: LANE..." (default
 # main). Each lane is one boot per kernel: main is the plain machine
 # (dma-direct); iommu is a q35 machine with a strict virtual IOMMU, where
-# the sim's DMA device is QEMU's edu function, so the NIC sees IOVAs.
+# the sim's DMA device is QEMU's edu function, so the NIC sees IOVAs. Its
+# ivshmem sits behind a root port of its own (an IOMMU group vfio-pci can
+# take), and its CPU is an AMD Zen, on which the kernel lets p2pdma map
+# one PCI function's BAR for another through the host bridge (q35's is on
+# no list: drivers/pci/p2pdma.c cpu_supports_p2pdma).
 lanes() { sed -n 's/^# dx-lanes: //p' "$DX_TOP/test/tests/$1.sh" | grep . || echo main; }
-IOMMU_QEMU="-machine q35 -device intel-iommu -device edu"
+IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu -device edu
+	-device pcie-root-port,id=dxrp1,bus=pcie.0,chassis=1,slot=1"
 IOMMU_ARGS="intel_iommu=on iommu.strict=1"
 main_tests= own_boot= iommu_tests=
 for t in $all_tests; do
@@ -134,6 +139,7 @@ boot() {
 	local limit=${DX_VM_TIMEOUT:-1500}
 	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-10800}
 	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine \
+		DX_QEMU_VRAM_BUS=${lane:+dxrp1} \
 		dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
 	vm_rc=$?
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"

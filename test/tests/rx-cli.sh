@@ -75,6 +75,12 @@ expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --vram' \
 	recv --dev lo --queues 0 --vram 4M --hugetlb
 expect_err 2 'devmemx-rx: --revocable goes with --vram' \
 	recv --dev lo --queues 0 --udmabuf 4M --revocable
+expect_err 2 'devmemx-rx: --vfio 0000:00:01.0 needs a SIZE after the PCI function' \
+	recv --dev lo --queues 0 --vfio 0000:00:01.0
+expect_err 1 'devmemx-rx: no PCI function 0000:99:00.0 (see /sys/bus/pci/devices; a BDF is written 0000:01:00.0)' \
+	recv --dev lo --queues 0 --vfio 0000:99:00.0 4M
+expect_err 1 'devmemx-rx: 0000:00:00.0 is not bound to vfio-pci: echo vfio-pci > /sys/bus/pci/devices/0000:00:00.0/driver_override, unbind its driver, echo 0000:00:00.0 > /sys/bus/pci/drivers_probe' \
+	recv --dev lo --queues 0 --vfio 0000:00:00.0 4M
 expect_err 1 'devmemx-rx: /dev/devmemx_vram: No such file or directory (load devmemx_vram: it needs a QEMU ivshmem-plain device)' \
 	recv --dev lo --queues 0 --vram 4M
 

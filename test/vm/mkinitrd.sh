@@ -52,6 +52,16 @@ cp /src/build/tools/dx-req "$stage/usr/bin/dx-req"
 # (test/helpers/dx-vram.c).
 add_bin /src/build/tools/dx-vram
 cp /src/build/tools/dx-vram "$stage/usr/bin/dx-vram"
+# vfio-pci's dma-buf exporter (test/helpers/dx-vfio.c, uses tools/lib).
+add_bin /src/build/tools/dx-vfio
+cp /src/build/tools/dx-vfio "$stage/usr/bin/dx-vfio"
+# vfio-pci and what it needs, for devmemx-vfio: decompressed, for insmod.
+mkdir -p "$stage/dx/kmods"
+for m in virt/lib/irqbypass drivers/vfio/vfio drivers/vfio/vfio_iommu_type1 \
+	drivers/vfio/pci/vfio-pci-core drivers/vfio/pci/vfio-pci; do
+	f=/lib/modules/$kver/kernel/$m.ko.xz
+	[ ! -f "$f" ] || xz -dc "$f" >"$stage/dx/kmods/${m##*/}.ko"
+done
 # The tools built with ASan and UBSan (test tools-asan puts them first in
 # PATH).
 if [ -x /src/build/tools-asan/devmemx ]; then

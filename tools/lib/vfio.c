@@ -41,6 +41,12 @@ static int vfio_group_of(const char *bdf, int *group)
 	char path[PATH_MAX], link[PATH_MAX];
 	ssize_t n;
 
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s", bdf);
+	if (access(path, F_OK)) {
+		fprintf(stderr, "%s: no PCI function %s (see /sys/bus/pci/devices; a BDF is written 0000:01:00.0)\n",
+			dx_prog, bdf);
+		return -ENODEV;
+	}
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", bdf);
 	n = readlink(path, link, sizeof(link) - 1);
 	if (n < 0 || (link[n] = 0, strcmp(basename(link), "vfio-pci"))) {
