@@ -251,8 +251,8 @@ static long dxvram_revoke(struct devmemx_vram_revoke __user *uarg)
 			      MAX_SCHEDULE_TIMEOUT);
 	dma_resv_unlock(dmabuf->resv);
 	left = wait_event_interruptible_timeout(buf->unmapped,
-					       !atomic_read(&buf->mappings),
-					       msecs_to_jiffies(req.timeout_ms));
+						!atomic_read(&buf->mappings),
+						msecs_to_jiffies(req.timeout_ms));
 	dma_buf_put(dmabuf);
 	if (left < 0)
 		return left;
