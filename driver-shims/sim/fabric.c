@@ -9,7 +9,10 @@
  * prefetchable ones (GPU memory, QEMU's ivshmem), mapped once at load:
  * the write path runs in softirq and cannot map anything (a test VM's
  * machine: mapped write-back for good, they would clash with a driver that
- * maps one write-combined). Behind an IOMMU
+ * maps one write-combined, or uncached where the BAR's MTRR type is
+ * write-back: vfio-pci maps every BAR uncached when its device is opened;
+ * SeaBIOS puts the test VM's BAR below 4G, where the MTRRs make both
+ * uncached). Behind an IOMMU
  * (the sim's DMA device is then a PCI function, see main.c) every address
  * is an IOVA, translated through the device's domain page by page. An
  * address that reaches nothing (not mapped in the IOMMU, or neither memory
@@ -23,6 +26,7 @@
 #include <linux/highmem.h>
 #include <linux/io.h>
 #include <linux/iommu.h>
+#include <linux/memory_hotplug.h>
 #include <linux/pci.h>
 
 #include "sim.h"
@@ -116,13 +120,11 @@ static void *dxsim_window_va(phys_addr_t phys, unsigned int len)
  */
 static bool dxsim_dma_to_phys(dma_addr_t addr, phys_addr_t *phys)
 {
-	struct iommu_domain *dom = iommu_get_domain_for_dev(dxsim_dma_dev);
-
-	if (!dom) {
+	if (!dxsim_iommu) {
 		*phys = dma_to_phys(dxsim_dma_dev, addr);
 		return true;
 	}
-	*phys = iommu_iova_to_phys(dom, addr);
+	*phys = iommu_iova_to_phys(dxsim_iommu, addr);
 	return *phys;
 }
 
@@ -136,7 +138,8 @@ static bool dxsim_write_piece(phys_addr_t phys, const struct sk_buff *from,
 		skb_copy_bits(from, off, va, len);
 		return true;
 	}
-	if (!pfn_valid(PHYS_PFN(phys)))
+	/* Host memory the kernel manages; not MMIO in a section with RAM. */
+	if (!pfn_to_online_page(PHYS_PFN(phys)))
 		return false;
 	va = kmap_local_pfn(PHYS_PFN(phys));
 	skb_copy_bits(from, off, va + offset_in_page(phys), len);
@@ -158,15 +161,15 @@ void dxsim_dma_write(struct dxsim_priv *priv, dma_addr_t addr,
 		unsigned int n = min_t(unsigned int, len,
 				       PAGE_SIZE - offset_in_page(addr));
 		phys_addr_t phys;
+		bool mapped;
 
-		if (!dxsim_dma_to_phys(addr, &phys) ||
-		    !dxsim_write_piece(phys, from, off, n)) {
+		mapped = dxsim_dma_to_phys(addr, &phys);
+		if (!mapped || !dxsim_write_piece(phys, from, off, n)) {
 			atomic64_inc(&priv->dma_faults);
 			if (net_ratelimit())
 				netdev_err(priv->dev, "DMA fault: a write of %u bytes to %pad reaches no memory%s\n",
 					   n, &addr,
-					   iommu_get_domain_for_dev(dxsim_dma_dev) ?
-					   " (not mapped in the IOMMU)" : "");
+					   mapped ? "" : " (not mapped in the IOMMU)");
 			return;
 		}
 		remapped |= phys != addr;

@@ -34,6 +34,9 @@ struct device *dxsim_dma_dev;
 static struct net_device *dxsim_devs[2];
 bool dxsim_dma_dev_shared;
 static struct pci_dev *dxsim_carrier;
+static bool dxsim_dma_dev_is_carrier;
+/* The carrier's IOMMU domain (fabric.c), NULL for dma-direct. */
+struct iommu_domain *dxsim_iommu;
 
 static int dxsim_carrier_probe(struct pci_dev *pdev,
 			       const struct pci_device_id *id)
@@ -41,7 +44,7 @@ static int dxsim_carrier_probe(struct pci_dev *pdev,
 	int err;
 
 	if (dxsim_carrier)
-		return -EBUSY;
+		return -ENODEV;
 	err = pci_enable_device(pdev);
 	if (err)
 		return err;
@@ -74,6 +77,8 @@ static struct pci_driver dxsim_carrier_driver = {
 	.probe		= dxsim_carrier_probe,
 	.remove		= dxsim_carrier_remove,
 	.driver.suppress_bind_attrs = true,
+	/* dxsim_dma_dev_get() looks for it as soon as registering returns. */
+	.driver.probe_type = PROBE_FORCE_SYNCHRONOUS,
 };
 
 /*
@@ -83,7 +88,7 @@ static struct pci_driver dxsim_carrier_driver = {
  */
 static void dxsim_dma_dev_put(bool keep)
 {
-	if (dxsim_carrier) {
+	if (dxsim_dma_dev_is_carrier) {
 		put_device(dxsim_dma_dev);
 		pci_unregister_driver(&dxsim_carrier_driver);
 		return;
@@ -108,10 +113,12 @@ static int dxsim_dma_dev_get(void)
 	if (err)
 		return err;
 	if (dxsim_carrier) {
+		dxsim_dma_dev_is_carrier = true;
 		dxsim_dma_dev = get_device(&dxsim_carrier->dev);
+		/* Its domain cannot change while we drive it (no driver_managed_dma). */
+		dxsim_iommu = iommu_get_domain_for_dev(dxsim_dma_dev);
 		pci_info(dxsim_carrier, "the sim's DMA device%s\n",
-			 iommu_get_domain_for_dev(dxsim_dma_dev) ?
-			 ", behind an IOMMU" : "");
+			 dxsim_iommu ? ", behind an IOMMU" : "");
 		return 0;
 	}
 	dxsim_dma_dev = root_device_register(KBUILD_MODNAME);

@@ -143,6 +143,7 @@ struct dxsim_priv {
 };
 
 extern struct device *dxsim_dma_dev;
+extern struct iommu_domain *dxsim_iommu;
 /* A memory provider (a dma-buf mapped for dxsim_dma_dev) was installed. */
 extern bool dxsim_dma_dev_shared;
 

@@ -12,7 +12,7 @@
 dmesg | grep -c 'DMAR: IOMMU enabled$' >/dev/null || fail "no IOMMU: $(dmesg | grep -i dmar | head -n 5)"
 dx_sim_devmem 1500
 trap dx_sim_teardown EXIT
-dmesg | grep -c "^\[ *[0-9.]*\] devmemx_sim [0-9a-f:.]*: the sim's DMA device, behind an IOMMU$" >/dev/null ||
+dmesg_new | grep -c "^\[ *[0-9.]*\] devmemx_sim [0-9a-f:.]*: the sim's DMA device, behind an IOMMU$" >/dev/null ||
 	fail "the sim's DMA device: $(dmesg | grep devmemx_sim | head -n 3)"
 rxx() { ip netns exec rx "$@"; }
 

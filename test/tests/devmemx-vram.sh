@@ -18,7 +18,7 @@ dmesg | grep -c 'devmemx_vram .*: /dev/devmemx_vram: 64 MiB of device memory at 
 	fail "the exporter's probe line: $(dmesg | grep devmemx_vram)"
 dx_sim_devmem 1500
 trap 'dx_sim_teardown; rmmod devmemx_vram' EXIT
-dmesg | grep -c 'devmemx_sim: peer writes reach .* BAR 2 \[mem .* 64bit pref\]$' >/dev/null ||
+dmesg_new | grep -c 'devmemx_sim: peer writes reach .* BAR 2 \[mem .* 64bit pref\]$' >/dev/null ||
 	fail "the sim reaches no BAR: $(dmesg | grep devmemx_sim)"
 rxx() { ip netns exec rx "$@"; }
 
@@ -97,7 +97,7 @@ grep -c "^devmemx-rx: binding $id stopped receiving at stream offset [0-9]*: the
 	/tmp/rx.err >/dev/null || fail "the receiver's message: $(cat /tmp/rx.err)"
 kill $spid 2>/dev/null || true
 wait $spid || true
-dmesg | grep -c "devmemx: binding $id ended: its dma-buf's exporter (devmemx_vram) revoked the memory$" >/dev/null ||
+dmesg_new | grep -c "devmemx: binding $id ended: its dma-buf's exporter (devmemx_vram) revoked the memory$" >/dev/null ||
 	fail "no revoke line in the kernel log"
 dx_wait_idle
 devmem_xfer $((1 << 20)) 9402 --queues 2 --provider devmemx --rx-page-size 64K \

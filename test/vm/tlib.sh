@@ -74,6 +74,10 @@ rx_stat() {
 	ip netns exec rx ethtool -S dxsim1 | awk -v k="$1:" '$1 == k { print $2 }'
 }
 
+# The kernel log since the test began: every test of a boot shares it.
+DX_DMESG_START=$(dmesg | wc -l)
+dmesg_new() { dmesg | tail -n +$((DX_DMESG_START + 1)); }
+
 # jget KEY FILE: a number or string field of a one-line JSON object.
 jget() {
 	sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" "$2"
