@@ -193,15 +193,58 @@ static int positional(int argc, char **argv, const char *cmd)
 
 enum {
 	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
-	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_VFIO, O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE,
+	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_VFIO, O_PROVIDER, O_RX_PAGE_SIZE,
+	O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
 	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
 };
 
+/*
+ * The dma-buf options recv and ab share (ab's option table has no
+ * --revocable or --vfio); 1 when @c is none of them.
+ */
+static int buf_opt(int c, char *arg, int argc, char **argv,
+		   struct dx_dmabuf_spec *b)
+{
+	switch (c) {
+	case O_UDMABUF:
+		b->kind = DX_UDMABUF;
+		return dx_parse_size(arg, "--udmabuf", &b->size);
+	case O_HUGETLB:
+		b->hugetlb = true;
+		return 0;
+	case O_DMA_HEAP:
+		if (optind >= argc)
+			return dx_bad_usage("--dma-heap %s needs a SIZE after the heap name",
+					    arg);
+		b->kind = DX_DMA_HEAP;
+		b->heap = arg;
+		return dx_parse_size(argv[optind++], "--dma-heap", &b->size);
+	case O_VRAM:
+		b->kind = DX_VRAM;
+		return dx_parse_size(arg, "--vram", &b->size);
+	case O_REVOCABLE:
+		b->revocable = true;
+		return 0;
+	case O_VFIO:
+		if (optind >= argc)
+			return dx_bad_usage("--vfio %s needs a SIZE after the PCI function",
+					    arg);
+		b->kind = DX_VFIO;
+		b->vfio = arg;
+		return dx_parse_size(argv[optind++], "--vfio", &b->size);
+	}
+	return 1;
+}
+
 static int recv_opt(int c, char *arg, int argc, char **argv,
 		    struct rx_opts *o)
 {
+	int ret = buf_opt(c, arg, argc, argv, &o->buf);
+
+	if (ret != 1)
+		return ret;
 	switch (c) {
 	case O_DEV:
 		o->dev = arg;
@@ -213,32 +256,6 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		return parse_port(arg, "--port", &o->port);
 	case O_EXPECT:
 		return dx_parse_size(arg, "--expect", &o->expect);
-	case O_UDMABUF:
-		o->buf.kind = DX_UDMABUF;
-		return dx_parse_size(arg, "--udmabuf", &o->buf.size);
-	case O_HUGETLB:
-		o->buf.hugetlb = true;
-		return 0;
-	case O_DMA_HEAP:
-		if (optind >= argc)
-			return dx_bad_usage("--dma-heap %s needs a SIZE after the heap name",
-					    arg);
-		o->buf.kind = DX_DMA_HEAP;
-		o->buf.heap = arg;
-		return dx_parse_size(argv[optind++], "--dma-heap", &o->buf.size);
-	case O_VRAM:
-		o->buf.kind = DX_VRAM;
-		return dx_parse_size(arg, "--vram", &o->buf.size);
-	case O_REVOCABLE:
-		o->buf.revocable = true;
-		return 0;
-	case O_VFIO:
-		if (optind >= argc)
-			return dx_bad_usage("--vfio %s needs a SIZE after the PCI function",
-					    arg);
-		o->buf.kind = DX_VFIO;
-		o->buf.vfio = arg;
-		return dx_parse_size(argv[optind++], "--vfio", &o->buf.size);
 	case O_PROVIDER:
 		o->provider = rx_provider_find(arg);
 		if (!o->provider)
@@ -486,9 +503,12 @@ static int ab_count(const char *s, const char *opt, uint64_t max,
 	return 0;
 }
 
-static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o,
-		  bool *got_buf)
+static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 {
+	int ret = buf_opt(c, arg, argc, argv, &o->buf);
+
+	if (ret != 1)
+		return ret;
 	switch (c) {
 	case O_DEV: o->dev = arg; return 0;
 	case O_QUEUES:
@@ -514,23 +534,6 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o,
 		o->tag = arg;
 		return 0;
 	case O_PORT: return parse_port(arg, "--port", &o->port);
-	case O_UDMABUF:
-		*got_buf = true;
-		o->buf.kind = DX_UDMABUF;
-		return dx_parse_size(arg, "--udmabuf", &o->buf.size);
-	case O_HUGETLB: o->buf.hugetlb = true; return 0;
-	case O_DMA_HEAP:
-		if (optind >= argc)
-			return dx_bad_usage("--dma-heap %s needs a SIZE after the heap name",
-					    arg);
-		*got_buf = true;
-		o->buf.kind = DX_DMA_HEAP;
-		o->buf.heap = arg;
-		return dx_parse_size(argv[optind++], "--dma-heap", &o->buf.size);
-	case O_VRAM:
-		*got_buf = true;
-		o->buf.kind = DX_VRAM;
-		return dx_parse_size(arg, "--vram", &o->buf.size);
 	case O_LISTEN: o->listen = arg; return 0;
 	case O_SENDER: o->sender = arg; return 0;
 	case O_SENDER_TASKS:
@@ -599,7 +602,6 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool got_buf = false;
 	int c;
 
 	o->sizes[0] = 4096;
@@ -617,12 +619,13 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		if (c == 'h')
 			return help();
-		if (ab_opt(c, optarg, argc, argv, o, &got_buf))
+		if (ab_opt(c, optarg, argc, argv, o))
 			return -EINVAL;
 	}
 	if (positional(argc, argv, "ab"))
 		return -EINVAL;
-	if (!got_buf) {
+	/* No dma-buf given (--hugetlb alone is none). */
+	if (o->buf.kind == DX_DMABUF_NONE) {
 		o->buf.kind = DX_UDMABUF;
 		o->buf.size = 64 << 20;
 		o->buf.hugetlb = true;
