@@ -17,9 +17,11 @@
 #include <linux/dma-resv.h>
 #include <linux/dma-mapping.h>
 #include <linux/genalloc.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/pid.h>
 #include <linux/scatterlist.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
 #include <linux/xarray.h>
@@ -101,6 +103,8 @@ static bool devmemx_owner_per_niov(const struct devmemx_binding *b)
 {
 	return DEVMEMX_BTF_BINDING_NIOV_SHIFT < 0 && b->niov_shift != PAGE_SHIFT;
 }
+
+#define DEVMEMX_GFP_BIG	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
 
 struct devmemx_run {
 	dma_addr_t dma;
@@ -200,26 +204,42 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 	b->carved = (u64)n << b->niov_shift;
 	b->wasted = b->dmabuf->size - b->carved;
 	nowners = devmemx_owner_per_niov(b) ? n : nr;
-	b->niovs = kvcalloc(n, sizeof(*b->niovs), GFP_KERNEL);
-	b->owners = kvcalloc(nowners, sizeof(*b->owners), GFP_KERNEL);
-	b->regions = kvcalloc(nr, sizeof(*b->regions), GFP_KERNEL);
-	b->pool = gen_pool_create(b->niov_shift, NUMA_NO_NODE);
+	/*
+	 * The user sizes these: a GPU's memory at 4K is millions of niovs.
+	 * What cannot fit is refused before it drains memory (the OOM killer
+	 * would pick some other task), and a failed allocation does not warn.
+	 */
+	meta = (u64)n * sizeof(*b->niovs) + (u64)nowners * sizeof(*b->owners) +
+	       BITS_TO_LONGS(n) * sizeof(long);
+	if ((long)(meta >> PAGE_SHIFT) < si_mem_available()) {
+		b->niovs = kvcalloc(n, sizeof(*b->niovs), DEVMEMX_GFP_BIG);
+		b->owners = kvcalloc(nowners, sizeof(*b->owners),
+				     DEVMEMX_GFP_BIG);
+		b->regions = kvcalloc(nr, sizeof(*b->regions), DEVMEMX_GFP_BIG);
+		b->pool = gen_pool_create(b->niov_shift, NUMA_NO_NODE);
+	}
 	if (!b->niovs || !b->owners || !b->regions || !b->pool) {
+		/* At most 79 characters: extack's formatted messages stop at 80. */
+		NL_SET_ERR_MSG_FMT(extack,
+				   "no memory for %llu MiB of metadata (%u niovs): use a larger niov size",
+				   DIV_ROUND_UP_ULL(meta, SZ_1M), n);
 		err = -ENOMEM;
 		goto out;
 	}
-	for (r = 0, n = 0; r < nr && !err; r++) {
-		if (!runs[r].len)
-			continue;
-		err = devmemx_fill_run(b, &runs[r], used++, n);
-		n += runs[r].len >> b->niov_shift;
-	}
-	/* The arrays; a gen_pool chunk per region, with a bit per niov. */
+	/* The arrays; a gen_pool chunk per region (vzalloc'd: whole pages). */
 	meta = (u64)b->niov_count * sizeof(*b->niovs);
 	meta += (u64)nowners * sizeof(*b->owners);
 	meta += (u64)nr * sizeof(*b->regions);
-	meta += (u64)used * sizeof(struct gen_pool_chunk);
-	meta += BITS_TO_LONGS(b->niov_count) * sizeof(long);
+	for (r = 0, n = 0; r < nr && !err; r++) {
+		u32 count = runs[r].len >> b->niov_shift;
+
+		if (!count)
+			continue;
+		err = devmemx_fill_run(b, &runs[r], used++, n);
+		n += count;
+		meta += PAGE_ALIGN(sizeof(struct gen_pool_chunk) +
+				   BITS_TO_LONGS(count) * sizeof(long));
+	}
 	b->metadata = meta + sizeof(*b);
 out:
 	kvfree(runs);

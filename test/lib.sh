@@ -84,7 +84,8 @@ dx_in_root() {
 # script's output).
 # usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
 # DX_QEMU_MACHINE (a lane's machine, e.g. q35 with an IOMMU) comes before
-# every device, DX_QEMU_VRAM_BUS names the bus of the ivshmem function; DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
+# every device, DX_QEMU_VRAM_BUS names the bus of the ivshmem function and
+# DX_QEMU_VRAM_SIZE the size of its memory (default 64G); DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
 # adds QEMU flags;
 # DX_VM_CPUS (default 2) sets the CPU count.
 dx_boot() {
@@ -121,9 +122,12 @@ dx_boot() {
 	rm -f "$out"/{console.log,results.log}
 	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$name/initrd.img" ||
 		dx_die "cannot pack the initramfs for $kver"
-	# Device memory as a GPU has it: ivshmem-plain's BAR2 is a 64M file
-	# here, sparse and fresh each boot, memory the guest kernel has no
-	# struct page for (the test exporter devmemx_vram hands it out).
+	# Device memory as a GPU has it: ivshmem-plain's BAR2 is a file here,
+	# sparse and fresh each boot (only what is written takes disk), memory
+	# the guest kernel has no struct page for (the test exporter
+	# devmemx_vram hands it out). 64G by default, a GPU's size (an H100
+	# holds 80G; a BAR is a power of two): the guest's firmware puts it
+	# above 4G. DX_QEMU_VRAM_SIZE sets another.
 	rm -f "$out/vram.img"
 	# Two CPUs (DX_VM_CPUS). A kernel without ACPI (the debug one) finds
 	# them in the BIOS's MP table, which has one entry per socket: one
@@ -137,7 +141,7 @@ dx_boot() {
 		-serial "file:/src/build/vm/$name/results.log" \
 		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=$cpus dx.run=$script $debug $*" \
 		${DX_QEMU_MACHINE:-} \
-		-object "memory-backend-file,id=dxvram,size=64M,mem-path=/src/build/vm/$name/vram.img,share=on" \
+		-object "memory-backend-file,id=dxvram,size=${DX_QEMU_VRAM_SIZE:-64G},mem-path=/src/build/vm/$name/vram.img,share=on" \
 		-device "ivshmem-plain,memdev=dxvram${DX_QEMU_VRAM_BUS:+,bus=$DX_QEMU_VRAM_BUS}" \
 		${DX_QEMU_EXTRA:-} >"$out/qemu.log" 2>&1
 }

@@ -100,7 +100,9 @@ boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
 # ivshmem sits behind a root port of its own (an IOMMU group vfio-pci can
 # take), and its CPU is an AMD Zen, on which the kernel lets p2pdma map
 # one PCI function's BAR for another through the host bridge (q35's is on
-# no list: drivers/pci/p2pdma.c cpu_supports_p2pdma).
+# no list: drivers/pci/p2pdma.c cpu_supports_p2pdma). Its ivshmem memory
+# is 64M: its tests use 16M, and the GPU-sized BAR (64G) is the main
+# lane's, where no IOMMU has to map it.
 lanes() { sed -n 's/^# dx-lanes: //p' "$DX_TOP/test/tests/$1.sh" | grep . || echo main; }
 IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu -device edu
 	-device pcie-root-port,id=dxrp1,bus=pcie.0,chassis=1,slot=1"
@@ -139,7 +141,7 @@ boot() {
 	local limit=${DX_VM_TIMEOUT:-1500}
 	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-10800}
 	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine \
-		DX_QEMU_VRAM_BUS=${lane:+dxrp1} \
+		DX_QEMU_VRAM_BUS=${lane:+dxrp1} DX_QEMU_VRAM_SIZE=${lane:+64M} \
 		dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
 	vm_rc=$?
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"

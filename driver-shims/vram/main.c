@@ -35,6 +35,7 @@
 
 #define DXVRAM_BAR	2	/* ivshmem-plain's shared memory */
 #define DXVRAM_POISON	0x5a	/* what a new range holds before it is written */
+#define DXVRAM_POISON_MAX SZ_1G	/* larger ranges are left as they are */
 
 static unsigned int seg_size = SZ_2M;
 module_param(seg_size, uint, 0444);
@@ -79,10 +80,10 @@ static struct sg_table *dxvram_map(struct dma_buf_attachment *at,
 {
 	struct dxvram_buf *buf = at->dmabuf->priv;
 	phys_addr_t phys = buf->vr->base + buf->offset;
+	u64 done = 0, tail = 0, at_dev;
 	struct scatterlist *sg;
 	struct sg_table *sgt;
 	unsigned int i;
-	u64 done = 0;
 	int err;
 
 	dma_resv_assert_held(at->dmabuf->resv);
@@ -95,13 +96,19 @@ static struct sg_table *dxvram_map(struct dma_buf_attachment *at,
 			     GFP_KERNEL);
 	if (err)
 		goto err_free;
+	if (buf->flags & DEVMEMX_VRAM_TAIL_FIRST)
+		tail = DEVMEMX_VRAM_TAIL;
 	for_each_sgtable_sg(sgt, sg, i) {
 		unsigned int len = min_t(u64, seg_size, buf->size - done);
 		dma_addr_t dma;
 
+		/* Whole GiBs: no entry spans the two pieces (seg_size <= 1G). */
+		at_dev = done + tail;
+		if (at_dev >= buf->size)
+			at_dev -= buf->size;
 		/* An address for the importer's device, never a page. */
 		sg_set_page(sg, NULL, len, 0);
-		dma = dma_map_resource(at->dev, phys + done, len, dir,
+		dma = dma_map_resource(at->dev, phys + at_dev, len, dir,
 				       DMA_ATTR_SKIP_CPU_SYNC);
 		if (dma_mapping_error(at->dev, dma)) {
 			err = -EIO;
@@ -170,8 +177,11 @@ static long dxvram_export(struct dxvram *vr,
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.flags & ~DEVMEMX_VRAM_REVOCABLE || !req.size ||
-	    !PAGE_ALIGNED(req.size))
+	if (req.flags & ~(DEVMEMX_VRAM_REVOCABLE | DEVMEMX_VRAM_TAIL_FIRST) ||
+	    !req.size || !PAGE_ALIGNED(req.size))
+		return -EINVAL;
+	if (req.flags & DEVMEMX_VRAM_TAIL_FIRST &&
+	    (req.size % DEVMEMX_VRAM_TAIL || req.size < 2 * DEVMEMX_VRAM_TAIL))
 		return -EINVAL;
 	if (req.size > vr->size)
 		return -ENOSPC;
@@ -192,7 +202,8 @@ static long dxvram_export(struct dxvram *vr,
 	buf->flags = req.flags;
 	atomic_set(&buf->mappings, 0);
 	init_waitqueue_head(&buf->unmapped);
-	memset(vr->va + buf->offset, DXVRAM_POISON, buf->size);
+	if (buf->size <= DXVRAM_POISON_MAX)
+		memset(vr->va + buf->offset, DXVRAM_POISON, buf->size);
 
 	exp.ops = &dxvram_dmabuf_ops;
 	exp.size = buf->size;

@@ -14,7 +14,7 @@
 . /dx/tlib.sh
 
 insmod /dx/modules/devmemx_vram.ko
-dmesg | grep -c 'devmemx_vram .*: /dev/devmemx_vram: 64 MiB of device memory at \[mem 0x[0-9a-f]*-0x[0-9a-f]* 64bit pref\], no struct page$' >/dev/null ||
+dmesg | grep -c 'devmemx_vram .*: /dev/devmemx_vram: [0-9]* MiB of device memory at \[mem 0x[0-9a-f]*-0x[0-9a-f]* 64bit pref\], no struct page$' >/dev/null ||
 	fail "the exporter's probe line: $(dmesg | grep devmemx_vram)"
 dx_sim_devmem 1500
 trap 'dx_sim_teardown; rmmod devmemx_vram' EXIT

@@ -75,6 +75,12 @@ expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --vram' \
 	recv --dev lo --queues 0 --vram 4M --hugetlb
 expect_err 2 'devmemx-rx: --revocable goes with --vram' \
 	recv --dev lo --queues 0 --udmabuf 4M --revocable
+expect_err 2 'devmemx-rx: --tail-first goes with --vram' \
+	recv --dev lo --queues 0 --udmabuf 4M --tail-first
+expect_err 2 'devmemx-rx: --tail-first needs a --vram size of whole GiBs, 2G or more' \
+	recv --dev lo --queues 0 --vram 1G --tail-first
+expect_err 2 'devmemx-rx: --tail-first needs a --vram size of whole GiBs, 2G or more' \
+	recv --dev lo --queues 0 --vram 3000M --tail-first
 expect_err 2 'devmemx-rx: --vfio 0000:00:01.0 needs a SIZE after the PCI function' \
 	recv --dev lo --queues 0 --vfio 0000:00:01.0
 expect_err 1 'devmemx-rx: no PCI function 0000:99:00.0 (see /sys/bus/pci/devices; a BDF is written 0000:01:00.0)' \

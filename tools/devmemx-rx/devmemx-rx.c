@@ -11,33 +11,60 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pattern.h"
+#include "rx-ab.h"
 #include "rx.h"
 
-static void print_json(const struct rx_opts *o, uint32_t id,
-		       const struct rx_stats *st)
+/*
+ * Metadata of the binding: what devmemx says it allocated; for in-tree
+ * devmem one struct net_iov (its size from BTF) per niov, as make ab counts.
+ */
+static void meta_json(const struct rx_opts *o, const struct rx_bind *b,
+		      const struct dx_dmabuf *buf)
+{
+	uint64_t niov = o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize();
+	long net_iov;
+
+	if (b->niov_count) {
+		printf(",\"niov_count\":%u,\"meta_bytes\":%" PRIu64
+		       ",\"meta_source\":\"devmemx\"", b->niov_count, b->meta_bytes);
+		return;
+	}
+	net_iov = ab_btf_struct_size("net_iov");
+	printf(",\"niov_count\":%" PRIu64 ",\"meta_bytes\":%" PRIu64
+	       ",\"meta_source\":\"%s\"", (uint64_t)buf->size / niov,
+	       net_iov > 0 ? buf->size / niov * net_iov : 0,
+	       net_iov > 0 ? "btf" : "none");
+}
+
+static void print_json(const struct rx_opts *o, const struct rx_bind *b,
+		       const struct dx_dmabuf *buf, const struct rx_stats *st)
 {
 	printf("{\"provider\":\"%s\",\"binding_id\":%u,\"rx_page_size\":%" PRIu64
 	       ",\"bytes\":%" PRIu64 ",\"recvmsg_calls\":%" PRIu64
 	       ",\"cmsgs_dmabuf\":%" PRIu64 ",\"cmsgs_linear\":%" PRIu64
 	       ",\"tokens\":%" PRIu64 ",\"frag_max\":%" PRIu64
 	       ",\"mismatches\":%" PRIu64 ",\"held_max\":%" PRIu64
-	       ",\"cpu_sec\":%.3f,\"wall_sec\":%.3f}\n",
-	       o->provider->name, id,
+	       ",\"frag_off_min\":%" PRIu64 ",\"frag_off_end\":%" PRIu64
+	       ",\"dmabuf_bytes\":%zu,\"bind_sec\":%.3f",
+	       o->provider->name, b->id,
 	       o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize(),
 	       st->bytes, st->recvmsg_calls, st->cmsgs_dmabuf, st->cmsgs_linear,
-	       st->tokens, st->frag_max, st->mismatches, st->held_max, st->cpu_sec,
+	       st->tokens, st->frag_max, st->mismatches, st->held_max,
+	       st->off_min, st->off_end, buf->size, st->bind_sec);
+	meta_json(o, b, buf);
+	printf(",\"cpu_sec\":%.3f,\"wall_sec\":%.3f}\n", st->cpu_sec,
 	       st->wall_sec);
 	fflush(stdout);
 }
 
 /* Accept one connection, receive and verify the stream, report. */
 static int recv_stream(const struct rx_opts *o, struct dx_dmabuf *buf,
-		       uint32_t id)
+		       const struct rx_bind *b, struct rx_stats *st)
 {
-	struct rx_stats st = { 0 };
 	int lfd, fd, ret;
 
 	lfd = rx_listen(o);
@@ -47,9 +74,9 @@ static int recv_stream(const struct rx_opts *o, struct dx_dmabuf *buf,
 	close(lfd);
 	if (fd < 0)
 		return fd;
-	ret = rx_receive(fd, o, buf, id, &st);
+	ret = rx_receive(fd, o, buf, b->id, st);
 	close(fd);
-	print_json(o, id, &st);
+	print_json(o, b, buf, st);
 	return ret;
 }
 
@@ -58,6 +85,8 @@ static int cmd_recv(struct rx_opts *o)
 	struct dx_dmabuf buf = DX_DMABUF_INIT;
 	struct rx_bind bind = { .ops = o->provider };
 	struct rx_flow flow = { .fd = -1 };
+	struct rx_stats st = { 0 };
+	struct timespec t0, t1;
 	int ret;
 
 	o->ifindex = if_nametoindex(o->dev);
@@ -73,12 +102,17 @@ static int cmd_recv(struct rx_opts *o)
 	if (ret)
 		goto out;
 	ret = dx_dmabuf_create(&buf, &o->buf);
-	if (!ret)
+	if (!ret) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = bind.ops->bind(&bind, o, buf.fd);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		st.bind_sec = t1.tv_sec - t0.tv_sec +
+			      (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	}
 	if (!ret && !o->no_flow_rule)
 		ret = rx_flow_add(&flow, o);
 	if (!ret)
-		ret = recv_stream(o, &buf, bind.id);
+		ret = recv_stream(o, &buf, &bind, &st);
 	/* Undo in reverse; each step is a no-op when its part was not made. */
 	rx_flow_del(&flow);
 	bind.ops->close(&bind);

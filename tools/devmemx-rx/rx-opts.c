@@ -17,7 +17,8 @@ void rx_usage(FILE *f)
 {
 	fputs("usage: devmemx-rx recv --dev IFNAME --queues LIST --port PORT --expect BYTES\n"
 	      "                       [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
-	      "                        --vram SIZE [--revocable] | --vfio BDF SIZE]\n"
+	      "                        --vram SIZE [--revocable] [--tail-first] |\n"
+	      "                        --vfio BDF SIZE]\n"
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "                       [--hold SEC]\n"
@@ -48,6 +49,9 @@ void rx_usage(FILE *f)
 	      "                        exporter devmemx_vram, read back through its device\n"
 	      "  --revocable           the --vram dma-buf takes only revocable importers\n"
 	      "                        (as vfio-pci's): in-tree devmem cannot bind it\n"
+	      "  --tail-first          the --vram dma-buf's last GiB lies first in device\n"
+	      "                        memory (whole GiBs, 2G or more): gen_pool providers\n"
+	      "                        receive into that GiB first\n"
 	      "  --vfio BDF SIZE       the first SIZE bytes of BAR 2 of PCI function BDF,\n"
 	      "                        exported by vfio-pci (bound to it), read back\n"
 	      "                        through the vfio device\n"
@@ -193,7 +197,8 @@ static int positional(int argc, char **argv, const char *cmd)
 
 enum {
 	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
-	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_VFIO, O_PROVIDER, O_RX_PAGE_SIZE,
+	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_TAIL_FIRST, O_VFIO, O_PROVIDER,
+	O_RX_PAGE_SIZE,
 	O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
@@ -202,7 +207,7 @@ enum {
 
 /*
  * The dma-buf options recv and ab share (ab's option table has no
- * --revocable or --vfio); 1 when @c is none of them.
+ * --revocable, --tail-first or --vfio); 1 when @c is none of them.
  */
 static int buf_opt(int c, char *arg, int argc, char **argv,
 		   struct dx_dmabuf_spec *b)
@@ -226,6 +231,9 @@ static int buf_opt(int c, char *arg, int argc, char **argv,
 		return dx_parse_size(arg, "--vram", &b->size);
 	case O_REVOCABLE:
 		b->revocable = true;
+		return 0;
+	case O_TAIL_FIRST:
+		b->tail_first = true;
 		return 0;
 	case O_VFIO:
 		if (optind >= argc)
@@ -320,6 +328,7 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
 		{ "vram", required_argument, NULL, O_VRAM },
 		{ "revocable", no_argument, NULL, O_REVOCABLE },
+		{ "tail-first", no_argument, NULL, O_TAIL_FIRST },
 		{ "vfio", required_argument, NULL, O_VFIO },
 		{ "provider", required_argument, NULL, O_PROVIDER },
 		{ "rx-page-size", required_argument, NULL, O_RX_PAGE_SIZE },

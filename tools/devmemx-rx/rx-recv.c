@@ -272,7 +272,10 @@ static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
 			return -EIO;
 		rx_verify(c, p, d->frag_size, "dma-buf", d->frag_offset);
 	}
-	c->st->cmsgs_dmabuf++;
+	if (!c->st->cmsgs_dmabuf++ || d->frag_offset < c->st->off_min)
+		c->st->off_min = d->frag_offset;
+	if (d->frag_offset + d->frag_size > c->st->off_end)
+		c->st->off_end = d->frag_offset + d->frag_size;
 	if (d->frag_size > c->st->frag_max)
 		c->st->frag_max = d->frag_size;
 	c->off += d->frag_size;

@@ -86,6 +86,9 @@ struct rx_stats {
 	uint64_t frag_max;
 	uint64_t mismatches;
 	uint64_t held_max;	/* most tokens held at once (--hold) */
+	uint64_t off_min;	/* the dma-buf offsets the frags covered */
+	uint64_t off_end;
+	double bind_sec;	/* the bind request, at its caller */
 	double cpu_sec;
 	double wall_sec;
 };

@@ -156,7 +156,8 @@ static int vram_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 {
 	struct devmemx_vram_export req = {
 		.size = b->size,
-		.flags = s->revocable ? DEVMEMX_VRAM_REVOCABLE : 0,
+		.flags = (s->revocable ? DEVMEMX_VRAM_REVOCABLE : 0) |
+			 (s->tail_first ? DEVMEMX_VRAM_TAIL_FIRST : 0),
 	};
 	const char *path = "/dev/devmemx_vram";
 
@@ -173,6 +174,7 @@ static int vram_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 	}
 	b->fd = req.fd;
 	b->dev_off = req.offset;
+	b->dev_rot = s->tail_first ? DEVMEMX_VRAM_TAIL : 0;
 	return 0;
 }
 
@@ -184,6 +186,11 @@ int dx_dmabuf_check(const struct dx_dmabuf_spec *s)
 				    s->kind == DX_VFIO ? "--vfio" : "--dma-heap");
 	if (s->revocable && s->kind != DX_VRAM)
 		return dx_bad_usage("--revocable goes with --vram");
+	if (s->tail_first && s->kind != DX_VRAM)
+		return dx_bad_usage("--tail-first goes with --vram");
+	if (s->tail_first && (s->size % DEVMEMX_VRAM_TAIL ||
+			      s->size < 2 * DEVMEMX_VRAM_TAIL))
+		return dx_bad_usage("--tail-first needs a --vram size of whole GiBs, 2G or more");
 	if (!s->size)
 		return dx_bad_usage("the dma-buf size must not be 0");
 	if (s->hugetlb && s->size % (2 << 20))
@@ -204,6 +211,7 @@ int dx_dmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 	b->size = s->size;
 	b->dev_fd = -1;
 	b->dev_off = 0;
+	b->dev_rot = 0;
 	b->scratch = NULL;
 	b->scratch_len = 0;
 	b->vfio_group = -1;
@@ -259,11 +267,16 @@ const uint8_t *dx_dmabuf_read(struct dx_dmabuf *b, uint64_t off, size_t len)
 		b->scratch_len = len;
 	}
 	while (done < len) {
-		n = pread(b->dev_fd, b->scratch + done, len - done,
-			  b->dev_off + off + done);
+		/* Device offsets run on, but wrap once with dev_rot. */
+		uint64_t at = (off + done + b->dev_rot) % b->size;
+		size_t want = len - done;
+
+		if (want > b->size - at)
+			want = b->size - at;
+		n = pread(b->dev_fd, b->scratch + done, want, b->dev_off + at);
 		if (n <= 0) {
 			fprintf(stderr, "%s: reading device memory at %" PRIu64 ": %s\n",
-				dx_prog, b->dev_off + off + done,
+				dx_prog, b->dev_off + at,
 				n ? strerror(errno) : "end of the device");
 			return NULL;
 		}

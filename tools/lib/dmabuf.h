@@ -19,6 +19,7 @@ struct dx_dmabuf_spec {
 	uint64_t size;
 	bool hugetlb;		/* udmabuf over 2M huge pages */
 	bool revocable;		/* device memory only revocable importers take */
+	bool tail_first;	/* device memory whose last GiB lies first */
 	const char *heap;	/* /dev/dma_heap/<heap> */
 	const char *vfio;	/* the PCI function (BDF) vfio-pci exports */
 };
@@ -29,9 +30,13 @@ struct dx_dmabuf {
 	uint8_t *map;		/* a read-only CPU mapping, NULL when none */
 	size_t size;
 	bool sync;		/* bracket CPU reads with DMA_BUF_IOCTL_SYNC */
-	/* Without a mapping: pread on dev_fd at dev_off + offset. */
+	/*
+	 * Without a mapping: pread on dev_fd at dev_off + (offset + dev_rot)
+	 * % size (dev_rot: DEVMEMX_VRAM_TAIL_FIRST's layout, else 0).
+	 */
 	int dev_fd;
 	uint64_t dev_off;
+	uint64_t dev_rot;
 	uint8_t *scratch;
 	size_t scratch_len;
 	int vfio_group, vfio_container;

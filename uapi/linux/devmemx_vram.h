@@ -8,7 +8,9 @@
  * video memory (no pages in the scatterlist, no mmap). The memory is read
  * and written with pread/pwrite on /dev/devmemx_vram at the range's offset,
  * as an application copies GPU memory (cudaMemcpy). The range is freed when
- * the last reference to its dma-buf goes.
+ * the last reference to its dma-buf goes. A new range of up to 1 GiB holds
+ * 0x5a in every byte; a larger one keeps what the memory held (filling it
+ * would write every byte of a GPU-sized BAR).
  */
 #ifndef _UAPI_LINUX_DEVMEMX_VRAM_H
 #define _UAPI_LINUX_DEVMEMX_VRAM_H
@@ -22,6 +24,17 @@
  * importer may attach, static ones included, as with NVIDIA's.
  */
 #define DEVMEMX_VRAM_REVOCABLE	(1U << 0)
+
+/*
+ * The range's last GiB lies at its start in device memory, the rest after
+ * it: a dma-buf of two pieces, as a driver backs one allocation with
+ * memory from wherever it is free. Byte x of the dma-buf lies at the
+ * range's offset plus (x + DEVMEMX_VRAM_TAIL) % size. Sizes of whole GiBs, 2G
+ * or more. An importer that hands out memory from the last piece it was
+ * given first (a gen_pool does) receives into the dma-buf's last GiB.
+ */
+#define DEVMEMX_VRAM_TAIL_FIRST	(1U << 1)
+#define DEVMEMX_VRAM_TAIL	(1ULL << 30)
 
 struct devmemx_vram_export {
 	__u64 size;	/* in: bytes, a multiple of 4K */
