@@ -128,7 +128,7 @@ dx_boot() {
 	# devmemx_vram hands it out). 64G by default, a GPU's size (an H100
 	# holds 80G; a BAR is a power of two): the guest's firmware puts it
 	# above 4G. DX_QEMU_VRAM_SIZE sets another.
-	rm -f "$out/vram.img"
+	rm -f "$out"/vram*.img
 	# Two CPUs (DX_VM_CPUS). A kernel without ACPI (the debug one) finds
 	# them in the BIOS's MP table, which has one entry per socket: one
 	# socket each.

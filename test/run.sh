@@ -102,10 +102,19 @@ boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
 # one PCI function's BAR for another through the host bridge (q35's is on
 # no list: drivers/pci/p2pdma.c cpu_supports_p2pdma). Its ivshmem memory
 # is 64M: its tests use 16M, and the GPU-sized BAR (64G) is the main
-# lane's, where no IOMMU has to map it.
+# lane's, where no IOMMU has to map it. The edu sits behind a PCIe switch
+# (QEMU's x3130 and xio3130 ports: no ACS) with a second ivshmem, 64M: the
+# kernel maps that pair with bus addresses the switch routes, past the
+# IOMMU (PCI_P2PDMA_MAP_BUS_ADDR); the two share an IOMMU group, which is
+# why vfio takes the first ivshmem, alone behind its root port.
 lanes() { sed -n 's/^# dx-lanes: //p' "$DX_TOP/test/tests/$1.sh" | grep . || echo main; }
-IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu -device edu
-	-device pcie-root-port,id=dxrp1,bus=pcie.0,chassis=1,slot=1"
+IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu
+	-device pcie-root-port,id=dxrp1,bus=pcie.0,chassis=1,slot=1
+	-device pcie-root-port,id=dxrp2,bus=pcie.0,chassis=2,slot=2
+	-device x3130-upstream,id=dxup,bus=dxrp2
+	-device xio3130-downstream,id=dxdn1,bus=dxup,chassis=3,slot=0
+	-device xio3130-downstream,id=dxdn2,bus=dxup,chassis=4,slot=0
+	-device edu,bus=dxdn1"
 IOMMU_ARGS="intel_iommu=on iommu.strict=1"
 main_tests= own_boot= iommu_tests=
 for t in $all_tests; do
@@ -128,7 +137,7 @@ boot() {
 		label="$series [$lane]"
 		who=$label
 		name=$series-$lane
-		machine=$IOMMU_QEMU
+		machine="$IOMMU_QEMU -object memory-backend-file,id=dxvram2,size=64M,mem-path=/src/build/vm/$name/vram2.img,share=on -device ivshmem-plain,memdev=dxvram2,bus=dxdn2"
 	elif [ -n "$args" ]; then
 		label="$series [$args]"
 		name=$series-${tests// /}

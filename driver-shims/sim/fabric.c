@@ -14,7 +14,12 @@
  * SeaBIOS puts the test VM's BAR below 4G, where the MTRRs make both
  * uncached). Behind an IOMMU
  * (the sim's DMA device is then a PCI function, see main.c) every address
- * is an IOVA, translated through the device's domain page by page. An
+ * is an IOVA, translated through the device's domain page by page; except
+ * where a PCIe switch routes it first: a write to the bus address of a BAR
+ * behind the switch the device sits under goes straight to that peer and
+ * never meets the IOMMU, unless the device's downstream port redirects
+ * peer requests upstream (ACS P2P Request Redirect). The kernel's p2pdma
+ * maps such a pair with bus addresses (PCI_P2PDMA_MAP_BUS_ADDR). An
  * address that reaches nothing (not mapped in the IOMMU, or neither memory
  * nor a peer BAR) loses the write, as an IOMMU or the root complex would
  * block it, and is counted and logged as a DMA fault; the packet still
@@ -38,6 +43,8 @@ struct dxsim_window {
 	phys_addr_t start;
 	resource_size_t len;
 	void *va;
+	dma_addr_t bus;		/* the BAR's bus address */
+	bool switched;		/* the DMA device's switch routes to it */
 };
 
 /* Written at load, read-only after: no lock on the write path. */
@@ -51,6 +58,42 @@ static bool dxsim_bar_is_peer_memory(const struct resource *res)
 
 	return (res->flags & want) == want && res->start && resource_size(res);
 }
+
+/*
+ * Whether the switch above the sim's DMA device routes its writes to @peer
+ * itself: @peer sits below the switch's upstream port, and the device's
+ * downstream port does not redirect peer requests to the root complex.
+ */
+static bool dxsim_switch_routes(struct pci_dev *peer)
+{
+	struct pci_dev *dma, *down, *up, *p;
+	u16 acs, ctrl;
+
+	if (!dev_is_pci(dxsim_dma_dev))
+		return false;
+	dma = to_pci_dev(dxsim_dma_dev);
+	down = pci_upstream_bridge(dma);
+	if (!down || !pci_is_pcie(down) ||
+	    pci_pcie_type(down) != PCI_EXP_TYPE_DOWNSTREAM)
+		return false;
+	up = pci_upstream_bridge(down);
+	if (!up || !pci_is_pcie(up) ||
+	    pci_pcie_type(up) != PCI_EXP_TYPE_UPSTREAM)
+		return false;
+	acs = pci_find_ext_capability(down, PCI_EXT_CAP_ID_ACS);
+	if (acs) {
+		pci_read_config_word(down, acs + PCI_ACS_CTRL, &ctrl);
+		if (ctrl & PCI_ACS_RR)
+			return false;
+	}
+	for (p = pci_upstream_bridge(peer); p; p = pci_upstream_bridge(p))
+		if (p == up)
+			return true;
+	return false;
+}
+
+static const char dxsim_switched[] =
+	", routed by the sim's PCIe switch (bus addresses, past the IOMMU)";
 
 static void dxsim_window_add(struct pci_dev *pdev, int bar)
 {
@@ -75,7 +118,10 @@ static void dxsim_window_add(struct pci_dev *pdev, int bar)
 	w->start = res->start;
 	w->len = resource_size(res);
 	w->va = va;
-	pr_info("peer writes reach %s BAR %d %pR\n", pci_name(pdev), bar, res);
+	w->bus = pci_bus_address(pdev, bar);
+	w->switched = dxsim_switch_routes(pdev);
+	pr_info("peer writes reach %s BAR %d %pR%s\n", pci_name(pdev), bar, res,
+		w->switched ? dxsim_switched : "");
 }
 
 void dxsim_fabric_init(void)
@@ -97,6 +143,21 @@ void dxsim_fabric_exit(void)
 		memunmap(w->va);
 		pci_dev_put(w->pdev);
 	}
+}
+
+/* A write the switch routes to a peer by its bus address, or NULL. */
+static void *dxsim_switch_va(dma_addr_t addr, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < dxsim_nr_windows; i++) {
+		const struct dxsim_window *w = &dxsim_windows[i];
+
+		if (w->switched && addr >= w->bus && addr - w->bus < w->len &&
+		    len <= w->len - (addr - w->bus))
+			return w->va + (addr - w->bus);
+	}
+	return NULL;
 }
 
 static void *dxsim_window_va(phys_addr_t phys, unsigned int len)
@@ -155,14 +216,20 @@ void dxsim_dma_write(struct dxsim_priv *priv, dma_addr_t addr,
 		     const struct sk_buff *from, unsigned int off,
 		     unsigned int len)
 {
-	bool remapped = false;
+	bool remapped = false, switched = false;
 
 	while (len) {
 		unsigned int n = min_t(unsigned int, len,
 				       PAGE_SIZE - offset_in_page(addr));
 		phys_addr_t phys;
 		bool mapped;
+		void *va = dxsim_switch_va(addr, n);
 
+		if (va) {
+			skb_copy_bits(from, off, va, n);
+			switched = true;
+			goto next;
+		}
 		mapped = dxsim_dma_to_phys(addr, &phys);
 		if (!mapped || !dxsim_write_piece(phys, from, off, n)) {
 			atomic64_inc(&priv->dma_faults);
@@ -173,10 +240,13 @@ void dxsim_dma_write(struct dxsim_priv *priv, dma_addr_t addr,
 			return;
 		}
 		remapped |= phys != addr;
+next:
 		addr += n;
 		off += n;
 		len -= n;
 	}
 	if (remapped)
 		atomic64_inc(&priv->dma_remapped);
+	if (switched)
+		atomic64_inc(&priv->dma_switch_routed);
 }

@@ -127,6 +127,7 @@ struct dxsim_priv {
 	atomic64_t tx_doorbells;	/* bursts handed to the peer */
 	atomic64_t dma_faults;		/* DMA writes that reached no memory */
 	atomic64_t dma_remapped;	/* writes whose DMA address was not physical */
+	atomic64_t dma_switch_routed;	/* writes a PCIe switch took to a peer */
 	/* per TX queue: sent, not yet handed to the peer (see dxsim_xmit) */
 	struct sk_buff_head tx_pend[DXSIM_MAX_QUEUES];
 

@@ -10,23 +10,29 @@
  * scatterlist carries addresses mapped for the importer's device with
  * dma_map_resource() and no pages; mmap is refused. Or, asked for, shaped
  * like vfio-pci's: only peer-to-peer, revocable importers may attach, and a
- * revoke takes the memory back. The memory is read and
- * written only with pread/pwrite on /dev/devmemx_vram at the range's
- * offset, as an application copies GPU memory. uapi/linux/devmemx_vram.h
- * has the interface.
+ * revoke takes the memory back; and mapped as vfio-pci maps, by the kernel's
+ * p2pdma rules (a bus address for an importer behind the same PCIe switch,
+ * an IOVA through the host bridge). The memory is read and written only
+ * with pread/pwrite on the device at the range's offset, as an application
+ * copies GPU memory. Each ivshmem function is a device of its own:
+ * /dev/devmemx_vram, then /dev/devmemx_vram1, ... in probe order.
+ * uapi/linux/devmemx_vram.h has the interface.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-buf.h>
+#include <linux/dma-buf-mapping.h>
 #include <linux/dma-mapping.h>
 #include <linux/dma-resv.h>
 #include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/genalloc.h>
+#include <linux/idr.h>
 #include <linux/io.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/pci.h>
+#include <linux/pci-p2pdma.h>
 #include <linux/scatterlist.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
@@ -48,8 +54,13 @@ struct dxvram {
 	resource_size_t size;
 	void *va;
 	struct gen_pool *ranges;	/* free ranges, by physical address */
+	struct p2pdma_provider *p2p;	/* NULL: the kernel has no p2pdma */
+	int id;
+	char name[24];
 	struct miscdevice misc;
 };
+
+static DEFINE_IDA(dxvram_ida);
 
 /* One exported range; it lives as long as its dma-buf. */
 struct dxvram_buf {
@@ -68,6 +79,8 @@ static int dxvram_attach(struct dma_buf *dmabuf, struct dma_buf_attachment *at)
 
 	if (buf->revoked)
 		return -ENODEV;
+	if (buf->flags & DEVMEMX_VRAM_P2PDMA && !at->peer2peer)
+		return -EOPNOTSUPP;
 	if (!(buf->flags & DEVMEMX_VRAM_REVOCABLE))
 		return 0;
 	if (!at->peer2peer || !dma_buf_attach_revocable(at))
@@ -75,20 +88,56 @@ static int dxvram_attach(struct dma_buf *dmabuf, struct dma_buf_attachment *at)
 	return 0;
 }
 
+/* Byte @x of @buf's dma-buf: its offset in the BAR. */
+static u64 dxvram_dev_off(const struct dxvram_buf *buf, u64 x)
+{
+	if (buf->flags & DEVMEMX_VRAM_TAIL_FIRST)
+		x = x + DEVMEMX_VRAM_TAIL < buf->size ?
+		    x + DEVMEMX_VRAM_TAIL : x + DEVMEMX_VRAM_TAIL - buf->size;
+	return buf->offset + x;
+}
+
+/* As vfio-pci maps: the kernel's p2pdma picks the kind of address. */
+static struct sg_table *dxvram_map_p2pdma(struct dma_buf_attachment *at,
+					  enum dma_data_direction dir)
+{
+	struct dxvram_buf *buf = at->dmabuf->priv;
+	struct dxvram *vr = buf->vr;
+	struct phys_vec vec[2];
+	size_t n = 1;
+	u64 head;
+
+	vec[0].paddr = vr->base + dxvram_dev_off(buf, 0);
+	vec[0].len = buf->size;
+	if (buf->flags & DEVMEMX_VRAM_TAIL_FIRST) {
+		head = buf->size - DEVMEMX_VRAM_TAIL;
+		vec[0].len = head;
+		vec[1].paddr = vr->base + dxvram_dev_off(buf, head);
+		vec[1].len = DEVMEMX_VRAM_TAIL;
+		n = 2;
+	}
+	return dma_buf_phys_vec_to_sgt(at, vr->p2p, vec, n, buf->size, dir);
+}
+
 static struct sg_table *dxvram_map(struct dma_buf_attachment *at,
 				   enum dma_data_direction dir)
 {
 	struct dxvram_buf *buf = at->dmabuf->priv;
-	phys_addr_t phys = buf->vr->base + buf->offset;
-	u64 done = 0, tail = 0, at_dev;
 	struct scatterlist *sg;
 	struct sg_table *sgt;
 	unsigned int i;
+	u64 done = 0;
 	int err;
 
 	dma_resv_assert_held(at->dmabuf->resv);
 	if (buf->revoked)
 		return ERR_PTR(-ENODEV);
+	if (buf->flags & DEVMEMX_VRAM_P2PDMA) {
+		sgt = dxvram_map_p2pdma(at, dir);
+		if (!IS_ERR(sgt))
+			atomic_inc(&buf->mappings);
+		return sgt;
+	}
 	sgt = kzalloc_obj(*sgt, GFP_KERNEL);
 	if (!sgt)
 		return ERR_PTR(-ENOMEM);
@@ -96,19 +145,15 @@ static struct sg_table *dxvram_map(struct dma_buf_attachment *at,
 			     GFP_KERNEL);
 	if (err)
 		goto err_free;
-	if (buf->flags & DEVMEMX_VRAM_TAIL_FIRST)
-		tail = DEVMEMX_VRAM_TAIL;
 	for_each_sgtable_sg(sgt, sg, i) {
 		unsigned int len = min_t(u64, seg_size, buf->size - done);
+		/* Whole GiBs: no entry spans the two pieces (seg_size <= 1G). */
+		phys_addr_t phys = buf->vr->base + dxvram_dev_off(buf, done);
 		dma_addr_t dma;
 
-		/* Whole GiBs: no entry spans the two pieces (seg_size <= 1G). */
-		at_dev = done + tail;
-		if (at_dev >= buf->size)
-			at_dev -= buf->size;
 		/* An address for the importer's device, never a page. */
 		sg_set_page(sg, NULL, len, 0);
-		dma = dma_map_resource(at->dev, phys + at_dev, len, dir,
+		dma = dma_map_resource(at->dev, phys, len, dir,
 				       DMA_ATTR_SKIP_CPU_SYNC);
 		if (dma_mapping_error(at->dev, dma)) {
 			err = -EIO;
@@ -139,11 +184,16 @@ static void dxvram_unmap(struct dma_buf_attachment *at, struct sg_table *sgt,
 	struct scatterlist *sg;
 	unsigned int i;
 
-	for_each_sgtable_dma_sg(sgt, sg, i)
-		dma_unmap_resource(at->dev, sg_dma_address(sg), sg_dma_len(sg),
-				   dir, DMA_ATTR_SKIP_CPU_SYNC);
-	sg_free_table(sgt);
-	kfree(sgt);
+	if (buf->flags & DEVMEMX_VRAM_P2PDMA) {
+		dma_buf_free_sgt(at, sgt, dir);
+	} else {
+		for_each_sgtable_dma_sg(sgt, sg, i)
+			dma_unmap_resource(at->dev, sg_dma_address(sg),
+					   sg_dma_len(sg), dir,
+					   DMA_ATTR_SKIP_CPU_SYNC);
+		sg_free_table(sgt);
+		kfree(sgt);
+	}
 	if (atomic_dec_and_test(&buf->mappings))
 		wake_up(&buf->unmapped);
 }
@@ -177,9 +227,12 @@ static long dxvram_export(struct dxvram *vr,
 
 	if (copy_from_user(&req, uarg, sizeof(req)))
 		return -EFAULT;
-	if (req.flags & ~(DEVMEMX_VRAM_REVOCABLE | DEVMEMX_VRAM_TAIL_FIRST) ||
+	if (req.flags & ~(DEVMEMX_VRAM_REVOCABLE | DEVMEMX_VRAM_TAIL_FIRST |
+			  DEVMEMX_VRAM_P2PDMA) ||
 	    !req.size || !PAGE_ALIGNED(req.size))
 		return -EINVAL;
+	if (req.flags & DEVMEMX_VRAM_P2PDMA && !vr->p2p)
+		return -EOPNOTSUPP;
 	if (req.flags & DEVMEMX_VRAM_TAIL_FIRST &&
 	    (req.size % DEVMEMX_VRAM_TAIL || req.size < 2 * DEVMEMX_VRAM_TAIL))
 		return -EINVAL;
@@ -341,16 +394,12 @@ static bool dxvram_has_pages(phys_addr_t start, resource_size_t size)
 	return pfn_valid(last);
 }
 
-static struct dxvram *dxvram_dev;	/* one device at most */
-
 static int dxvram_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 {
 	struct resource *res = pci_resource_n(pdev, DXVRAM_BAR);
 	struct dxvram *vr;
 	int err;
 
-	if (dxvram_dev)
-		return -EBUSY;
 	if (!(res->flags & IORESOURCE_MEM) || !resource_size(res))
 		return -ENODEV;
 	if (dxvram_has_pages(res->start, resource_size(res))) {
@@ -368,6 +417,18 @@ static int dxvram_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	vr = kzalloc_obj(*vr, GFP_KERNEL);
 	if (!vr)
 		goto err_release;
+	vr->id = ida_alloc(&dxvram_ida, GFP_KERNEL);
+	if (vr->id < 0) {
+		err = vr->id;
+		goto err_free_vr;
+	}
+	if (vr->id)
+		snprintf(vr->name, sizeof(vr->name), KBUILD_MODNAME "%d", vr->id);
+	else
+		strscpy(vr->name, KBUILD_MODNAME);
+	/* The kernel's p2pdma, for exports mapped as vfio-pci maps them. */
+	if (!pcim_p2pdma_init(pdev))
+		vr->p2p = pcim_p2pdma_provider(pdev, DXVRAM_BAR);
 	vr->pdev = pdev;
 	vr->base = res->start;
 	vr->size = resource_size(res);
@@ -382,7 +443,7 @@ static int dxvram_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_pool;
 	vr->misc.minor = MISC_DYNAMIC_MINOR;
-	vr->misc.name = KBUILD_MODNAME;
+	vr->misc.name = vr->name;
 	vr->misc.fops = &dxvram_fops;
 	vr->misc.mode = 0600;
 	vr->misc.parent = &pdev->dev;
@@ -390,9 +451,8 @@ static int dxvram_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	if (err)
 		goto err_pool;
 	pci_set_drvdata(pdev, vr);
-	dxvram_dev = vr;
 	pci_info(pdev, "/dev/%s: %llu MiB of device memory at %pR, no struct page\n",
-		 KBUILD_MODNAME, (u64)vr->size >> 20, res);
+		 vr->name, (u64)vr->size >> 20, res);
 	return 0;
 
 err_pool:
@@ -400,6 +460,8 @@ err_pool:
 err_unmap:
 	memunmap(vr->va);
 err_free:
+	ida_free(&dxvram_ida, vr->id);
+err_free_vr:
 	kfree(vr);
 err_release:
 	pci_release_region(pdev, DXVRAM_BAR);
@@ -420,8 +482,8 @@ static void dxvram_remove(struct pci_dev *pdev)
 	misc_deregister(&vr->misc);
 	gen_pool_destroy(vr->ranges);
 	memunmap(vr->va);
+	ida_free(&dxvram_ida, vr->id);
 	kfree(vr);
-	dxvram_dev = NULL;
 	pci_release_region(pdev, DXVRAM_BAR);
 	pci_disable_device(pdev);
 }

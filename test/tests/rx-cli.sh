@@ -75,6 +75,10 @@ expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --vram' \
 	recv --dev lo --queues 0 --vram 4M --hugetlb
 expect_err 2 'devmemx-rx: --revocable goes with --vram' \
 	recv --dev lo --queues 0 --udmabuf 4M --revocable
+expect_err 2 'devmemx-rx: --p2pdma goes with --vram' \
+	recv --dev lo --queues 0 --dma-heap system 4M --p2pdma
+expect_err 2 'devmemx-rx: --vram-dev goes with --vram' \
+	recv --dev lo --queues 0 --udmabuf 4M --vram-dev /dev/null
 expect_err 2 'devmemx-rx: --tail-first goes with --vram' \
 	recv --dev lo --queues 0 --udmabuf 4M --tail-first
 expect_err 2 'devmemx-rx: --tail-first needs a --vram size of whole GiBs, 2G or more' \

@@ -17,7 +17,8 @@ void rx_usage(FILE *f)
 {
 	fputs("usage: devmemx-rx recv --dev IFNAME --queues LIST --port PORT --expect BYTES\n"
 	      "                       [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
-	      "                        --vram SIZE [--revocable] [--tail-first] |\n"
+	      "                        --vram SIZE [--vram-dev PATH] [--revocable]\n"
+	      "                        [--tail-first] [--p2pdma] |\n"
 	      "                        --vfio BDF SIZE]\n"
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
@@ -49,6 +50,11 @@ void rx_usage(FILE *f)
 	      "                        exporter devmemx_vram, read back through its device\n"
 	      "  --revocable           the --vram dma-buf takes only revocable importers\n"
 	      "                        (as vfio-pci's): in-tree devmem cannot bind it\n"
+	      "  --vram-dev PATH       the exporter's device (default /dev/devmemx_vram)\n"
+	      "  --p2pdma              map the --vram dma-buf as vfio-pci maps its own: by the\n"
+	      "                        kernel's p2pdma (a bus address behind a common PCIe\n"
+	      "                        switch, an IOVA through the host bridge); peer-to-\n"
+	      "                        peer importers only: in-tree devmem cannot bind it\n"
 	      "  --tail-first          the --vram dma-buf's last GiB lies first in device\n"
 	      "                        memory (whole GiBs, 2G or more): gen_pool providers\n"
 	      "                        receive into that GiB first\n"
@@ -198,7 +204,7 @@ static int positional(int argc, char **argv, const char *cmd)
 enum {
 	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
 	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_TAIL_FIRST, O_VFIO, O_PROVIDER,
-	O_RX_PAGE_SIZE,
+	O_RX_PAGE_SIZE, O_P2PDMA, O_VRAM_DEV,
 	O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
@@ -207,7 +213,8 @@ enum {
 
 /*
  * The dma-buf options recv and ab share (ab's option table has no
- * --revocable, --tail-first or --vfio); 1 when @c is none of them.
+ * --revocable, --tail-first, --p2pdma, --vram-dev or --vfio); 1 when @c
+ * is none of them.
  */
 static int buf_opt(int c, char *arg, int argc, char **argv,
 		   struct dx_dmabuf_spec *b)
@@ -234,6 +241,12 @@ static int buf_opt(int c, char *arg, int argc, char **argv,
 		return 0;
 	case O_TAIL_FIRST:
 		b->tail_first = true;
+		return 0;
+	case O_P2PDMA:
+		b->p2pdma = true;
+		return 0;
+	case O_VRAM_DEV:
+		b->vram_dev = arg;
 		return 0;
 	case O_VFIO:
 		if (optind >= argc)
@@ -329,6 +342,8 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		{ "vram", required_argument, NULL, O_VRAM },
 		{ "revocable", no_argument, NULL, O_REVOCABLE },
 		{ "tail-first", no_argument, NULL, O_TAIL_FIRST },
+		{ "p2pdma", no_argument, NULL, O_P2PDMA },
+		{ "vram-dev", required_argument, NULL, O_VRAM_DEV },
 		{ "vfio", required_argument, NULL, O_VFIO },
 		{ "provider", required_argument, NULL, O_PROVIDER },
 		{ "rx-page-size", required_argument, NULL, O_RX_PAGE_SIZE },

@@ -157,9 +157,10 @@ static int vram_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 	struct devmemx_vram_export req = {
 		.size = b->size,
 		.flags = (s->revocable ? DEVMEMX_VRAM_REVOCABLE : 0) |
-			 (s->tail_first ? DEVMEMX_VRAM_TAIL_FIRST : 0),
+			 (s->tail_first ? DEVMEMX_VRAM_TAIL_FIRST : 0) |
+			 (s->p2pdma ? DEVMEMX_VRAM_P2PDMA : 0),
 	};
-	const char *path = "/dev/devmemx_vram";
+	const char *path = s->vram_dev ?: "/dev/devmemx_vram";
 
 	b->dev_fd = open(path, O_RDWR | O_CLOEXEC);
 	if (b->dev_fd < 0)
@@ -169,7 +170,8 @@ static int vram_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 
 		fprintf(stderr, "%s: DEVMEMX_VRAM_EXPORT of %zu bytes: %s%s\n",
 			dx_prog, b->size, strerror(err),
-			err == ENOSPC ? " (the device memory is full: a smaller --vram)" : "");
+			err == ENOSPC ? " (the device memory is full: a smaller --vram)" :
+			err == EOPNOTSUPP && s->p2pdma ? " (the kernel has no p2pdma: CONFIG_PCI_P2PDMA)" : "");
 		return -err;
 	}
 	b->fd = req.fd;
@@ -188,6 +190,10 @@ int dx_dmabuf_check(const struct dx_dmabuf_spec *s)
 		return dx_bad_usage("--revocable goes with --vram");
 	if (s->tail_first && s->kind != DX_VRAM)
 		return dx_bad_usage("--tail-first goes with --vram");
+	if (s->p2pdma && s->kind != DX_VRAM)
+		return dx_bad_usage("--p2pdma goes with --vram");
+	if (s->vram_dev && s->kind != DX_VRAM)
+		return dx_bad_usage("--vram-dev goes with --vram");
 	if (s->tail_first && (s->size % DEVMEMX_VRAM_TAIL ||
 			      s->size < 2 * DEVMEMX_VRAM_TAIL))
 		return dx_bad_usage("--tail-first needs a --vram size of whole GiBs, 2G or more");

@@ -20,6 +20,8 @@ struct dx_dmabuf_spec {
 	bool hugetlb;		/* udmabuf over 2M huge pages */
 	bool revocable;		/* device memory only revocable importers take */
 	bool tail_first;	/* device memory whose last GiB lies first */
+	bool p2pdma;		/* device memory mapped by the kernel's p2pdma */
+	const char *vram_dev;	/* the test exporter's device, or NULL */
 	const char *heap;	/* /dev/dma_heap/<heap> */
 	const char *vfio;	/* the PCI function (BDF) vfio-pci exports */
 };
