@@ -130,7 +130,9 @@ in-root-build: build/tools/ncdevmem
 		-o build/tools/dx-failnth test/helpers/dx-failnth.c test/helpers/dxnl.c
 	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
 		-o build/tools/dx-req test/helpers/dx-req.c test/helpers/dxnl.c
-	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -o build/tools/dx-vram test/helpers/dx-vram.c
+	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iuapi -Itools/include/uapi -Itools/lib \
+		-o build/tools/dx-vram test/helpers/dx-vram.c tools/lib/dmabuf.c \
+		tools/lib/vfio.c tools/lib/util.c
 	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iuapi -Itools/include/uapi -Itools/lib \
 		-o build/tools/dx-vfio test/helpers/dx-vfio.c tools/lib/vfio.c \
 		tools/lib/dmabuf.c tools/lib/util.c

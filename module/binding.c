@@ -104,7 +104,8 @@ static bool devmemx_owner_per_niov(const struct devmemx_binding *b)
 	return DEVMEMX_BTF_BINDING_NIOV_SHIFT < 0 && b->niov_shift != PAGE_SHIFT;
 }
 
-#define DEVMEMX_GFP_BIG	(GFP_KERNEL | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+/* No warning for a size the user chose (kvmalloc WARNs above INT_MAX). */
+#define DEVMEMX_GFP_BIG	(GFP_KERNEL | __GFP_NOWARN)
 
 struct devmemx_run {
 	dma_addr_t dma;
@@ -206,12 +207,14 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 	nowners = devmemx_owner_per_niov(b) ? n : nr;
 	/*
 	 * The user sizes these: a GPU's memory at 4K is millions of niovs.
-	 * What cannot fit is refused before it drains memory (the OOM killer
-	 * would pick some other task), and a failed allocation does not warn.
+	 * What would not leave a sixteenth of the machine's memory free is
+	 * refused before it drains memory (the OOM killer would pick some
+	 * other task), and a failed allocation does not warn.
 	 */
 	meta = (u64)n * sizeof(*b->niovs) + (u64)nowners * sizeof(*b->owners) +
 	       BITS_TO_LONGS(n) * sizeof(long);
-	if ((long)(meta >> PAGE_SHIFT) < si_mem_available()) {
+	if ((long)(meta >> PAGE_SHIFT) + (long)(totalram_pages() / 16) <
+	    si_mem_available()) {
 		b->niovs = kvcalloc(n, sizeof(*b->niovs), DEVMEMX_GFP_BIG);
 		b->owners = kvcalloc(nowners, sizeof(*b->owners),
 				     DEVMEMX_GFP_BIG);

@@ -18,7 +18,7 @@
  * where a PCIe switch routes it first: a write to the bus address of a BAR
  * behind the switch the device sits under goes straight to that peer and
  * never meets the IOMMU, unless the device's downstream port redirects
- * peer requests upstream (ACS P2P Request Redirect). The kernel's p2pdma
+ * peer requests upstream (ACS redirect or egress control). The kernel's p2pdma
  * maps such a pair with bus addresses (PCI_P2PDMA_MAP_BUS_ADDR). An
  * address that reaches nothing (not mapped in the IOMMU, or neither memory
  * nor a peer BAR) loses the write, as an IOMMU or the root complex would
@@ -59,36 +59,56 @@ static bool dxsim_bar_is_peer_memory(const struct resource *res)
 	return (res->flags & want) == want && res->start && resource_size(res);
 }
 
+/* Whether @port sends peer requests up to the root complex (ACS). */
+static bool dxsim_acs_redirects(struct pci_dev *port)
+{
+	int pos = pci_find_ext_capability(port, PCI_EXT_CAP_ID_ACS);
+	u16 ctrl;
+
+	if (!pos)
+		return false;
+	pci_read_config_word(port, pos + PCI_ACS_CTRL, &ctrl);
+	return ctrl & (PCI_ACS_RR | PCI_ACS_CR | PCI_ACS_EC);
+}
+
+static bool dxsim_below(struct pci_dev *dev, struct pci_dev *bridge)
+{
+	while ((dev = pci_upstream_bridge(dev)))
+		if (dev == bridge)
+			return true;
+	return false;
+}
+
 /*
- * Whether the switch above the sim's DMA device routes its writes to @peer
- * itself: @peer sits below the switch's upstream port, and the device's
- * downstream port does not redirect peer requests to the root complex.
+ * Whether a switch takes the sim's DMA device's writes to @peer itself: on
+ * the way up from the device, through switch ports only, a switch's
+ * upstream port with @peer below it comes before any root port, and no
+ * downstream port on the way redirects peer requests upstream. ACS is
+ * read once, at load: the kernel sets it at enumeration, before.
  */
 static bool dxsim_switch_routes(struct pci_dev *peer)
 {
-	struct pci_dev *dma, *down, *up, *p;
-	u16 acs, ctrl;
+	struct pci_dev *p;
 
 	if (!dev_is_pci(dxsim_dma_dev))
 		return false;
-	dma = to_pci_dev(dxsim_dma_dev);
-	down = pci_upstream_bridge(dma);
-	if (!down || !pci_is_pcie(down) ||
-	    pci_pcie_type(down) != PCI_EXP_TYPE_DOWNSTREAM)
-		return false;
-	up = pci_upstream_bridge(down);
-	if (!up || !pci_is_pcie(up) ||
-	    pci_pcie_type(up) != PCI_EXP_TYPE_UPSTREAM)
-		return false;
-	acs = pci_find_ext_capability(down, PCI_EXT_CAP_ID_ACS);
-	if (acs) {
-		pci_read_config_word(down, acs + PCI_ACS_CTRL, &ctrl);
-		if (ctrl & PCI_ACS_RR)
+	for (p = pci_upstream_bridge(to_pci_dev(dxsim_dma_dev)); p;
+	     p = pci_upstream_bridge(p)) {
+		if (!pci_is_pcie(p))
 			return false;
+		switch (pci_pcie_type(p)) {
+		case PCI_EXP_TYPE_DOWNSTREAM:
+			if (dxsim_acs_redirects(p))
+				return false;
+			break;
+		case PCI_EXP_TYPE_UPSTREAM:
+			if (dxsim_below(peer, p))
+				return true;
+			break;
+		default:	/* a root port: up to the host bridge */
+			return false;
+		}
 	}
-	for (p = pci_upstream_bridge(peer); p; p = pci_upstream_bridge(p))
-		if (p == up)
-			return true;
 	return false;
 }
 

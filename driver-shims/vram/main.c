@@ -426,9 +426,16 @@ static int dxvram_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 		snprintf(vr->name, sizeof(vr->name), KBUILD_MODNAME "%d", vr->id);
 	else
 		strscpy(vr->name, KBUILD_MODNAME);
-	/* The kernel's p2pdma, for exports mapped as vfio-pci maps them. */
-	if (!pcim_p2pdma_init(pdev))
+	/*
+	 * The kernel's p2pdma, for exports mapped as vfio-pci maps them; a
+	 * kernel without it (EOPNOTSUPP) only refuses those exports.
+	 */
+	err = pcim_p2pdma_init(pdev);
+	if (err && err != -EOPNOTSUPP)
+		goto err_free;
+	if (!err)
 		vr->p2p = pcim_p2pdma_provider(pdev, DXVRAM_BAR);
+	err = -ENOMEM;
 	vr->pdev = pdev;
 	vr->base = res->start;
 	vr->size = resource_size(res);
@@ -473,7 +480,8 @@ err_disable:
 /*
  * At unload (no unbind through sysfs), when no dma-buf of ours is left. A
  * test exporter: removing the PCI function itself (sysfs remove, hot
- * unplug) while dma-bufs live is not handled.
+ * unplug) while dma-bufs live is not handled (their ranges, and a
+ * DEVMEMX_VRAM_P2PDMA mapping's provider, would go from under them).
  */
 static void dxvram_remove(struct pci_dev *pdev)
 {

@@ -10,7 +10,6 @@
  * FD (taken with pidfd_getfd) and wait up to MS ms for its importers to
  * unmap it; prints "mappings left N" and how long that took.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -23,23 +22,8 @@
 #include <unistd.h>
 
 #include "linux/devmemx_vram.h"
-
-/* The dma-buf's exporter, as the kernel names it in fdinfo. */
-static void exp_name(int fd, char *name, size_t len)
-{
-	char path[64], line[256];
-	FILE *f;
-
-	snprintf(name, len, "?");
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "exp_name: %63s", name) == 1)
-			break;
-	fclose(f);
-}
+#include "dmabuf.h"
+#include "util.h"
 
 static int vram_revoke(char **argv)
 {
@@ -75,6 +59,7 @@ int main(int argc, char **argv)
 	void *map;
 	int dev;
 
+	dx_prog = "dx-vram";
 	if (argc == 5 && !strcmp(argv[1], "revoke"))
 		return vram_revoke(argv + 2);
 	if (argc == 3 && !strcmp(argv[1], "-r")) {
@@ -93,7 +78,7 @@ int main(int argc, char **argv)
 			(unsigned long long)req.size, strerror(errno));
 		return 1;
 	}
-	exp_name(req.fd, name, sizeof(name));
+	dx_dmabuf_exporter(req.fd, name, sizeof(name));
 	map = mmap(NULL, req.size, PROT_READ, MAP_SHARED, req.fd, 0);
 	printf("pid %d fd %d offset %llu exp_name %s mmap %s\n", getpid(),
 	       req.fd, (unsigned long long)req.offset, name,

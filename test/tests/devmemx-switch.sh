@@ -49,7 +49,7 @@ for node in "$sw" "$rp"; do
 		else
 			[ "$s1" = "$s0" ] && [ $((r1 - r0)) -gt 0 ] ||
 				fail "$node $size: switch-routed $((s1 - s0)), IOMMU-translated $((r1 - r0))"
-			what="$((r1 - r0)) writes to IOVAs through the host bridge"
+			what="none through the switch, $((r1 - r0)) IOMMU-translated (all queues)"
 		fi
 		f=$(jget frag_max /tmp/rx.json)
 		[ $size = 4096 ] || [ "$f" -gt 4096 ] || fail "$node $size: no fragment above 4K"

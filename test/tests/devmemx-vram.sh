@@ -14,8 +14,8 @@
 . /dx/tlib.sh
 
 insmod /dx/modules/devmemx_vram.ko
-dmesg | grep -c 'devmemx_vram .*: /dev/devmemx_vram: [0-9]* MiB of device memory at \[mem 0x[0-9a-f]*-0x[0-9a-f]* 64bit pref\], no struct page$' >/dev/null ||
-	fail "the exporter's probe line: $(dmesg | grep devmemx_vram)"
+dmesg_new | grep -c 'devmemx_vram .*: /dev/devmemx_vram: [0-9]* MiB of device memory at \[mem 0x[0-9a-f]*-0x[0-9a-f]* 64bit pref\], no struct page$' >/dev/null ||
+	fail "the exporter's probe line: $(dmesg_new | grep devmemx_vram)"
 dx_sim_devmem 1500
 trap 'dx_sim_teardown; rmmod devmemx_vram' EXIT
 dmesg_new | grep -c 'devmemx_sim: peer writes reach .* BAR 2 \[mem .* 64bit pref\]$' >/dev/null ||
@@ -43,20 +43,60 @@ dx_wait_idle
 eval "exec ${VRAM[1]}>&-"
 wait "$VRAM_PID"
 
+# A GPU buffer another process holds, as a user's application holds one:
+# devmemx-rx cannot read it back (no mmap) and says so, receives into it
+# with --no-verify, and ab runs on it unverified, saying why.
+coproc VRAM { dx-vram $((16 << 20)); }
+read -r -u "${VRAM[0]}" line || fail "dx-vram printed nothing"
+set -- $line
+pid=$2 fd=$4
+expect_err 1 'devmemx-rx: the dma-buf cannot be read back here (its exporter, devmemx_vram, refuses mmap): --no-verify receives and counts without checking the payload (check it in the application that owns the memory)' \
+	ip netns exec rx devmemx-rx recv --dev dxsim1 --port 9390 --expect 1M \
+	--queues 2 --provider devmemx --pid "$pid" --fd "$fd"
+devmem_xfer $((4 << 20)) 9391 --queues 2 --provider devmemx --rx-page-size 64K \
+	--pid "$pid" --fd "$fd" --no-verify
+expect_eq "$(jget verified /tmp/rx.json) $(jget dmabuf_bytes /tmp/rx.json)" \
+	"false 16777216" "recv of the held buffer: verified, dma-buf bytes"
+[ "$(jget frag_max /tmp/rx.json)" -gt 4096 ] || fail "held buffer at 64K: no fragment above 4K"
+dx_wait_idle
+ip netns exec rx devmemx-rx ab --dev dxsim1 --queues 2 --configs devmemx-64K,netdev-4K \
+	--bytes 1M --runs 1 --seed 1 --pid "$pid" --fd "$fd" --csv /tmp/ab-held.csv \
+	--sender "ip netns exec tx devmemx-rx send --addr 192.0.2.2" \
+	>/tmp/ab-held.out 2>/tmp/ab-held.err || fail "ab on the held buffer: $(tail -n 5 /tmp/ab-held.err)"
+grep -qx 'devmemx-rx: the dma-buf cannot be read back here (its exporter, devmemx_vram, refuses mmap): no run verifies its payload; runs count bytes and cmsgs' \
+	/tmp/ab-held.err || fail "ab's word on the held buffer: $(cat /tmp/ab-held.err)"
+col() { head -n1 /tmp/ab-held.csv | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+expect_eq "$(awk -F, -v b="$(col bytes)" -v v="$(col verified)" -v p="$(col provider)" \
+	'NR > 1 { print $p, $b, $v }' /tmp/ab-held.csv | sort | uniq -c | tr -s ' ')" \
+	" 2 devmemx 1048576 0
+ 2 netdev 1048576 0" "ab's runs on the held buffer (provider, bytes, verified)"
+dx_wait_idle
+eval "exec ${VRAM[1]}>&-"
+wait "$VRAM_PID"
+# A udmabuf another process holds (a receiver waiting for its connection):
+# mappable, so read back and verified.
+recv_start hold 9392 1 --queues 3 --provider devmemx --udmabuf 16M
+hpid=${DX_RECV_PID[hold]}
+held() { ls -l /proc/$hpid/fd 2>/dev/null | grep -q dmabuf; }
+wait_until 30 held || fail "the holder has no dma-buf: $(cat /tmp/hold.err)"
+hfd=$(ls -l /proc/$hpid/fd | awk '/dmabuf/ { print $(NF - 2) }' | head -n1)
+devmem_xfer $((4 << 20)) 9393 --queues 2 --provider devmemx --rx-page-size 64K \
+	--pid "$hpid" --fd "$hfd"
+expect_eq "$(jget verified /tmp/rx.json) $(jget mismatches /tmp/rx.json)" "true 0" \
+	"recv of a held udmabuf: verified, mismatches"
+kill "$hpid"
+wait "$hpid" || true
+dx_wait_idle
+
 # Data, verified through the exporter. The 4K flow crosses the 64K niovs'
 # size; the 4M flows fill a quarter of the 16M dma-buf.
 port=9300
 for cfg in "devmemx 4096" "devmemx 65536" "netdev 4096" "netdev 65536"; do
 	set -- $cfg
-	if [ "$1 $2 $DX_SERIES" = "netdev 65536 7.2" ]; then
-		echo "# in-tree 64K: 7.2's devmem binds 4K niovs only"
-		continue
-	fi
-	size=()
-	[ "$2" = 4096 ] || size=(--rx-page-size "$2")
+	niov_args "$1" "$2" || continue
 	for bytes in 4096 $((4 << 20)); do
 		port=$((port + 1))
-		devmem_xfer $bytes $port --queues 2 --provider "$1" "${size[@]}" \
+		devmem_xfer $bytes $port --queues 2 --provider "$1" "${NIOV_ARGS[@]}" \
 			--vram 16M
 		f=$(jget frag_max /tmp/rx.json)
 		[ "$f" -le "$2" ] || fail "$1 $2: a $f-byte fragment"

@@ -75,6 +75,14 @@ expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --vram' \
 	recv --dev lo --queues 0 --vram 4M --hugetlb
 expect_err 2 'devmemx-rx: --revocable goes with --vram' \
 	recv --dev lo --queues 0 --udmabuf 4M --revocable
+expect_err 2 'devmemx-rx: --pid PID and --fd FD go together' \
+	recv --dev lo --queues 0 --pid $$
+expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --pid/--fd' \
+	recv --dev lo --queues 0 --pid $$ --fd 0 --hugetlb
+sleep 60 </dev/null &
+expect_err 1 "devmemx-rx: fd 0 of process $! is not a dma-buf (it is /dev/null)" \
+	recv --dev lo --queues 0 --pid $! --fd 0
+kill $!
 expect_err 2 'devmemx-rx: --p2pdma goes with --vram' \
 	recv --dev lo --queues 0 --dma-heap system 4M --p2pdma
 expect_err 2 'devmemx-rx: --vram-dev goes with --vram' \

@@ -157,6 +157,18 @@ wait_until() {
 	done
 }
 
+# niov_args PROVIDER SIZE: the recv arguments for niovs of SIZE bytes in
+# NIOV_ARGS; false, saying why in a "# " line, where this kernel's PROVIDER
+# cannot bind them (7.2's in-tree devmem binds 4K niovs only).
+niov_args() {
+	NIOV_ARGS=()
+	if [ "$1" = netdev ] && [ "$2" != 4096 ] && [ "$DX_SERIES" = 7.2 ]; then
+		echo "# in-tree $(($2 >> 10))K: 7.2's devmem binds 4K niovs only"
+		return 1
+	fi
+	[ "$2" = 4096 ] || NIOV_ARGS=(--rx-page-size "$2")
+}
+
 # A "# " line with the last transfer's throughput and receiver CPU per GiB.
 xfer_report() { # label
 	awk -v l="$1" -v b="$(jget bytes /tmp/rx.json)" -v w="$(jget wall_sec /tmp/rx.json)" \

@@ -49,12 +49,13 @@ static void print_json(const struct rx_opts *o, const struct rx_bind *b,
 	       ",\"tokens\":%" PRIu64 ",\"frag_max\":%" PRIu64
 	       ",\"mismatches\":%" PRIu64 ",\"held_max\":%" PRIu64
 	       ",\"frag_off_min\":%" PRIu64 ",\"frag_off_end\":%" PRIu64
-	       ",\"dmabuf_bytes\":%zu,\"bind_sec\":%.3f",
+	       ",\"verified\":%s,\"dmabuf_bytes\":%zu,\"bind_sec\":%.3f",
 	       o->provider->name, b->id,
 	       o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize(),
 	       st->bytes, st->recvmsg_calls, st->cmsgs_dmabuf, st->cmsgs_linear,
 	       st->tokens, st->frag_max, st->mismatches, st->held_max,
-	       st->off_min, st->off_end, buf->size, st->bind_sec);
+	       st->off_min, st->off_end, o->no_verify ? "false" : "true",
+	       buf->size, st->bind_sec);
 	meta_json(o, b, buf);
 	printf(",\"cpu_sec\":%.3f,\"wall_sec\":%.3f}\n", st->cpu_sec,
 	       st->wall_sec);
@@ -80,6 +81,17 @@ static int recv_stream(const struct rx_opts *o, struct dx_dmabuf *buf,
 	return ret;
 }
 
+/* A dma-buf of someone else's that the CPU cannot map: a GPU's, typically. */
+static int unreadable(const struct dx_dmabuf *buf)
+{
+	char exp[64];
+
+	dx_dmabuf_exporter(buf->fd, exp, sizeof(exp));
+	fprintf(stderr, "devmemx-rx: the dma-buf cannot be read back here (its exporter, %s, refuses mmap): --no-verify receives and counts without checking the payload (check it in the application that owns the memory)\n",
+		exp);
+	return -EOPNOTSUPP;
+}
+
 static int cmd_recv(struct rx_opts *o)
 {
 	struct dx_dmabuf buf = DX_DMABUF_INIT;
@@ -102,6 +114,8 @@ static int cmd_recv(struct rx_opts *o)
 	if (ret)
 		goto out;
 	ret = dx_dmabuf_create(&buf, &o->buf);
+	if (!ret && !o->no_verify && !dx_dmabuf_readable(&buf))
+		ret = unreadable(&buf);
 	if (!ret) {
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		ret = bind.ops->bind(&bind, o, buf.fd);

@@ -32,6 +32,7 @@ struct ab {
 	struct ab_result *res;
 	unsigned int nres;
 	long net_iov_size;		/* from BTF, or < 0 */
+	bool readable;			/* the CPU can read the dma-buf back */
 	uint64_t rng;
 	bool dx_unloaded;
 };
@@ -545,7 +546,7 @@ static int ab_all(struct ab *a)
 			r->phase = round ? "timed" : "verify";
 			r->round = round;
 			r->order = i;
-			ret = ab_run(a, r, !round || a->o->verify);
+			ret = ab_run(a, r, (!round || a->o->verify) && a->readable);
 			if (ret) {
 				fprintf(stderr, "devmemx-rx: %s run of %s failed\n",
 					r->phase, r->cfg->name);
@@ -563,6 +564,7 @@ static int ab_setup(struct ab *a)
 	const struct ab_opts *o = a->o;
 	unsigned int i;
 	uint64_t ns;
+	int ret;
 
 	/* The sender's tasks must be there before anything is bound. */
 	if (o->sender_tasks && ab_tasks_ns(o->sender_tasks, &ns))
@@ -582,7 +584,23 @@ static int ab_setup(struct ab *a)
 	a->ro.listen = o->listen;
 	a->ro.buf = o->buf;
 	a->net_iov_size = ab_btf_struct_size("net_iov");
-	return dx_dmabuf_create(&a->buf, &o->buf);
+	ret = dx_dmabuf_create(&a->buf, &o->buf);
+	if (ret)
+		return ret;
+	a->readable = dx_dmabuf_readable(&a->buf);
+	if (!a->readable) {
+		char exp[64];
+
+		dx_dmabuf_exporter(a->buf.fd, exp, sizeof(exp));
+		if (o->verify) {
+			fprintf(stderr, "devmemx-rx: --verify: the dma-buf cannot be read back here (its exporter, %s, refuses mmap)\n",
+				exp);
+			return -EOPNOTSUPP;
+		}
+		fprintf(stderr, "devmemx-rx: the dma-buf cannot be read back here (its exporter, %s, refuses mmap): no run verifies its payload; runs count bytes and cmsgs\n",
+			exp);
+	}
+	return 0;
 }
 
 static int ab_outputs(struct ab *a)

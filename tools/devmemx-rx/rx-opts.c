@@ -19,7 +19,7 @@ void rx_usage(FILE *f)
 	      "                       [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
 	      "                        --vram SIZE [--vram-dev PATH] [--revocable]\n"
 	      "                        [--tail-first] [--p2pdma] |\n"
-	      "                        --vfio BDF SIZE]\n"
+	      "                        --vfio BDF SIZE | --pid PID --fd FD [--no-verify]]\n"
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "                       [--hold SEC]\n"
@@ -31,7 +31,7 @@ void rx_usage(FILE *f)
 	      "                     [--runs N] [--flows N] [--seed N] [--verify]\n"
 	      "                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
 	      "                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
-	      "                      --vram SIZE]\n"
+	      "                      --vram SIZE | --pid PID --fd FD]\n"
 	      "                     [--listen ADDR] [--sender CMD] [--sender-tasks LIST]\n"
 	      "                     [--load-cmd CMD] [--unload-cmd CMD] [--timeout SEC]\n"
 	      "       devmemx-rx pools | queues | qstats\n"
@@ -58,6 +58,12 @@ void rx_usage(FILE *f)
 	      "  --tail-first          the --vram dma-buf's last GiB lies first in device\n"
 	      "                        memory (whole GiBs, 2G or more): gen_pool providers\n"
 	      "                        receive into that GiB first\n"
+	      "  --pid PID --fd FD     the dma-buf process PID holds as fd FD (a GPU buffer\n"
+	      "                        its application exported; pidfd_getfd: as its user\n"
+	      "                        or with CAP_SYS_PTRACE), all of it; read back\n"
+	      "                        through a CPU mapping where its exporter allows one\n"
+	      "  --no-verify           do not read the payload back (for a dma-buf the CPU\n"
+	      "                        cannot map: only its owner can check it)\n"
 	      "  --vfio BDF SIZE       the first SIZE bytes of BAR 2 of PCI function BDF,\n"
 	      "                        exported by vfio-pci (bound to it), read back\n"
 	      "                        through the vfio device\n"
@@ -121,8 +127,10 @@ void rx_usage(FILE *f)
 	      "  --md FILE             the table printed at the end, as markdown\n"
 	      "  --tag TEXT            a label for the table and the CSV rows (no commas)\n"
 	      "  --port PORT           first port (default 7400)\n"
-	      "  --udmabuf, --hugetlb, --dma-heap, --vram  the dma-buf, as for recv (default\n"
-	      "                        --udmabuf 64M --hugetlb: large niovs need it)\n"
+	      "  --udmabuf, --hugetlb, --dma-heap, --vram, --pid, --fd  the dma-buf, as\n"
+	      "                        for recv (default --udmabuf 64M --hugetlb: large\n"
+	      "                        niovs need it); one the CPU cannot map (a GPU's)\n"
+	      "                        is not verified, and --verify is refused\n"
 	      "  --sender CMD          start each flow's sender as: CMD --port P --bytes N\n"
 	      "                        (e.g. 'ip netns exec tx devmemx-rx send --addr IP'),\n"
 	      "                        with --fill zero added for runs not verified (the\n"
@@ -204,7 +212,7 @@ static int positional(int argc, char **argv, const char *cmd)
 enum {
 	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
 	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_TAIL_FIRST, O_VFIO, O_PROVIDER,
-	O_RX_PAGE_SIZE, O_P2PDMA, O_VRAM_DEV,
+	O_RX_PAGE_SIZE, O_P2PDMA, O_VRAM_DEV, O_PID, O_FD, O_NO_VERIFY,
 	O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
@@ -219,6 +227,8 @@ enum {
 static int buf_opt(int c, char *arg, int argc, char **argv,
 		   struct dx_dmabuf_spec *b)
 {
+	uint64_t v;
+
 	switch (c) {
 	case O_UDMABUF:
 		b->kind = DX_UDMABUF;
@@ -247,6 +257,15 @@ static int buf_opt(int c, char *arg, int argc, char **argv,
 		return 0;
 	case O_VRAM_DEV:
 		b->vram_dev = arg;
+		return 0;
+	case O_PID:
+	case O_FD:
+		b->kind = DX_HELD;
+		b->held_set |= c == O_PID ? 1 : 2;
+		if (dx_parse_uint(arg, c == O_PID ? "--pid" : "--fd",
+				  c == O_PID, INT32_MAX, &v))
+			return -EINVAL;
+		*(c == O_PID ? &b->pid : &b->fd) = v;
 		return 0;
 	case O_VFIO:
 		if (optind >= argc)
@@ -294,6 +313,9 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		return parse_seconds(arg, "--timeout", &o->timeout);
 	case O_LISTEN:
 		o->listen = arg;
+		return 0;
+	case O_NO_VERIFY:
+		o->no_verify = true;
 		return 0;
 	case O_HOLD:
 		return parse_seconds(arg, "--hold", &o->hold);
@@ -352,6 +374,9 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "hold", required_argument, NULL, O_HOLD },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "fd", required_argument, NULL, O_FD },
+		{ "no-verify", no_argument, NULL, O_NO_VERIFY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -617,6 +642,8 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "hugetlb", no_argument, NULL, O_HUGETLB },
 		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
 		{ "vram", required_argument, NULL, O_VRAM },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "fd", required_argument, NULL, O_FD },
 		{ "listen", required_argument, NULL, O_LISTEN },
 		{ "sender", required_argument, NULL, O_SENDER },
 		{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },

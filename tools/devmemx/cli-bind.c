@@ -152,63 +152,6 @@ static int bind_parse(int argc, char **argv, struct bind_args *a)
 	return bind_check(a) ? CLI_USAGE : 0;
 }
 
-/* ---- another process's dma-buf ------------------------------------------- */
-
-/* Whether @fd is a dma-buf ("/dmabuf:NAME"); true when /proc cannot tell. */
-static bool is_dmabuf(int fd, char *what, size_t size)
-{
-	char path[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, what, size - 1);
-	if (n < 0)
-		return true;
-	what[n] = '\0';
-	return !strncmp(what, "/dmabuf:", 8);
-}
-
-static int getfd_err(const struct bind_args *a, int err)
-{
-	const char *why = NULL;
-
-	if (err == EBADF)
-		why = "no such fd in that process";
-	else if (err == EPERM)
-		why = "taking another process's fd needs ptrace access to it: run as its user or with CAP_SYS_PTRACE (see kernel.yama.ptrace_scope)";
-	fprintf(stderr, "%s: pidfd_getfd of fd %d of process %d: %s%s%s%s\n",
-		dx_prog, a->fd, a->pid, strerror(err), why ? " (" : "",
-		why ? why : "", why ? ")" : "");
-	return -err;
-}
-
-/* pidfd_getfd(): fd a->fd of process a->pid, as an fd of ours. */
-static int take_fd(const struct bind_args *a)
-{
-	char what[256];
-	int pidfd, fd, err;
-
-	pidfd = syscall(SYS_pidfd_open, a->pid, 0);
-	if (pidfd < 0) {
-		err = errno;
-		fprintf(stderr, "%s: pidfd_open of process %d: %s\n", dx_prog,
-			a->pid, strerror(err));
-		return -err;
-	}
-	fd = syscall(SYS_pidfd_getfd, pidfd, a->fd, 0);
-	err = errno;
-	close(pidfd);
-	if (fd < 0)
-		return getfd_err(a, err);
-	if (!is_dmabuf(fd, what, sizeof(what))) {
-		fprintf(stderr, "%s: fd %d of process %d is not a dma-buf (it is %s)\n",
-			dx_prog, a->fd, a->pid, what);
-		close(fd);
-		return -EBADF;
-	}
-	return fd;
-}
-
 /* ---- bind and hold ------------------------------------------------------- */
 
 static volatile sig_atomic_t bind_stop;
@@ -299,7 +242,7 @@ static void hold(const struct bind_args *a, uint32_t id,
 static int bind_fd(const struct bind_args *a, struct dx_dmabuf *buf)
 {
 	if (a->buf.kind == DX_DMABUF_NONE)
-		return take_fd(a);
+		return dx_dmabuf_take(a->pid, a->fd);
 	if (dx_dmabuf_create(buf, &a->buf))
 		return -1;
 	return buf->fd;

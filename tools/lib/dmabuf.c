@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/dma-buf.h>
 #include <linux/dma-heap.h>
@@ -180,12 +181,108 @@ static int vram_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 	return 0;
 }
 
+/* Whether @fd is a dma-buf ("/dmabuf:NAME"); true when /proc cannot tell. */
+static bool is_dmabuf(int fd, char *what, size_t size)
+{
+	char path[64];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, what, size - 1);
+	if (n < 0)
+		return true;
+	what[n] = '\0';
+	return !strncmp(what, "/dmabuf:", 8);
+}
+
+int dx_dmabuf_take(int pid, int fd)
+{
+	const char *why = NULL;
+	char what[256];
+	int pidfd, ours, err;
+
+	pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (pidfd < 0) {
+		err = errno;
+		fprintf(stderr, "%s: pidfd_open of process %d: %s\n", dx_prog,
+			pid, strerror(err));
+		return -err;
+	}
+	ours = syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+	err = errno;
+	close(pidfd);
+	if (ours < 0) {
+		if (err == EBADF)
+			why = "no such fd in that process";
+		else if (err == EPERM)
+			why = "taking another process's fd needs ptrace access to it: run as its user or with CAP_SYS_PTRACE (see kernel.yama.ptrace_scope)";
+		fprintf(stderr, "%s: pidfd_getfd of fd %d of process %d: %s%s%s%s\n",
+			dx_prog, fd, pid, strerror(err), why ? " (" : "",
+			why ? why : "", why ? ")" : "");
+		return -err;
+	}
+	if (!is_dmabuf(ours, what, sizeof(what))) {
+		fprintf(stderr, "%s: fd %d of process %d is not a dma-buf (it is %s)\n",
+			dx_prog, fd, pid, what);
+		close(ours);
+		return -EBADF;
+	}
+	return ours;
+}
+
+void dx_dmabuf_exporter(int fd, char *name, size_t size)
+{
+	char path[64], line[256];
+	FILE *f;
+
+	snprintf(name, size, "?");
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "exp_name: %255s", line) == 1) {
+			snprintf(name, size, "%s", line);
+			break;
+		}
+	fclose(f);
+}
+
+/*
+ * Another process's dma-buf (a GPU buffer its application exported): read
+ * back through a CPU mapping where the exporter allows one; GPU exporters
+ * refuse mmap, and then only the owner can read it.
+ */
+static int held_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
+{
+	off_t end;
+
+	b->fd = dx_dmabuf_take(s->pid, s->fd);
+	if (b->fd < 0)
+		return b->fd;
+	end = lseek(b->fd, 0, SEEK_END);
+	if (end <= 0)
+		return sys_err("the size of the dma-buf (lseek)");
+	b->size = end;
+	b->map = mmap(NULL, b->size, PROT_READ, MAP_SHARED, b->fd, 0);
+	if (b->map == MAP_FAILED)
+		b->map = NULL;
+	b->sync = b->map;
+	return 0;
+}
+
+bool dx_dmabuf_readable(const struct dx_dmabuf *b)
+{
+	return b->map || b->dev_fd >= 0;
+}
+
 int dx_dmabuf_check(const struct dx_dmabuf_spec *s)
 {
 	if (s->hugetlb && s->kind != DX_UDMABUF)
 		return dx_bad_usage("--hugetlb goes with --udmabuf, not %s",
 				    s->kind == DX_VRAM ? "--vram" :
-				    s->kind == DX_VFIO ? "--vfio" : "--dma-heap");
+				    s->kind == DX_VFIO ? "--vfio" :
+				    s->kind == DX_HELD ? "--pid/--fd" : "--dma-heap");
 	if (s->revocable && s->kind != DX_VRAM)
 		return dx_bad_usage("--revocable goes with --vram");
 	if (s->tail_first && s->kind != DX_VRAM)
@@ -194,6 +291,9 @@ int dx_dmabuf_check(const struct dx_dmabuf_spec *s)
 		return dx_bad_usage("--p2pdma goes with --vram");
 	if (s->vram_dev && s->kind != DX_VRAM)
 		return dx_bad_usage("--vram-dev goes with --vram");
+	if (s->kind == DX_HELD)
+		return s->held_set == 3 ? 0 :
+		       dx_bad_usage("--pid PID and --fd FD go together");
 	if (s->tail_first && (s->size % DEVMEMX_VRAM_TAIL ||
 			      s->size < 2 * DEVMEMX_VRAM_TAIL))
 		return dx_bad_usage("--tail-first needs a --vram size of whole GiBs, 2G or more");
@@ -228,6 +328,8 @@ int dx_dmabuf_create(struct dx_dmabuf *b, const struct dx_dmabuf_spec *s)
 		ret = vram_create(b, s);
 	else if (s->kind == DX_VFIO)
 		ret = dx_vfio_create(b, s->vfio);
+	else if (s->kind == DX_HELD)
+		ret = held_create(b, s);
 	else
 		ret = udmabuf_create(b, s);
 	if (ret)

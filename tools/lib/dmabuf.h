@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum dx_dmabuf_kind { DX_DMABUF_NONE, DX_UDMABUF, DX_DMA_HEAP, DX_VRAM, DX_VFIO };
+enum dx_dmabuf_kind {
+	DX_DMABUF_NONE, DX_UDMABUF, DX_DMA_HEAP, DX_VRAM, DX_VFIO, DX_HELD,
+};
 
 /* What to make, as the command line asked for it. */
 struct dx_dmabuf_spec {
@@ -24,6 +26,8 @@ struct dx_dmabuf_spec {
 	const char *vram_dev;	/* the test exporter's device, or NULL */
 	const char *heap;	/* /dev/dma_heap/<heap> */
 	const char *vfio;	/* the PCI function (BDF) vfio-pci exports */
+	int pid, fd;		/* DX_HELD: fd @fd of process @pid */
+	unsigned int held_set;	/* which of --pid (1) and --fd (2) came */
 };
 
 struct dx_dmabuf {
@@ -57,6 +61,15 @@ const uint8_t *dx_dmabuf_read(struct dx_dmabuf *b, uint64_t off, size_t len);
 int dx_dmabuf_end_read(struct dx_dmabuf *b);
 /* A no-op on a dma-buf that was not made (fd -1). */
 void dx_dmabuf_destroy(struct dx_dmabuf *b);
+/*
+ * Fd @fd of process @pid (pidfd_getfd), checked to be a dma-buf: our fd,
+ * or -errno after saying why not.
+ */
+int dx_dmabuf_take(int pid, int fd);
+/* Whether the CPU can read @b back (dx_dmabuf_read()). */
+bool dx_dmabuf_readable(const struct dx_dmabuf *b);
+/* The exporter's name of dma-buf @fd (fdinfo's exp_name), "?" if none. */
+void dx_dmabuf_exporter(int fd, char *name, size_t size);
 /* vfio.c: the first @b->size bytes of BAR 2 of PCI function @bdf. */
 int dx_vfio_create(struct dx_dmabuf *b, const char *bdf);
 

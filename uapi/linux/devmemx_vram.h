@@ -3,7 +3,8 @@
  * devmemx_vram: the test exporter of device memory (driver-shims/vram).
  *
  * /dev/devmemx_vram stands for a GPU: its memory is a PCI BAR the kernel has
- * no struct page for (a second device is /dev/devmemx_vram1, and so on). DEVMEMX_VRAM_EXPORT allocates a range of it and
+ * no struct page for (a second device is /dev/devmemx_vram1, and so on).
+ * DEVMEMX_VRAM_EXPORT allocates a range of it and
  * returns a dma-buf of that range, exported as NVIDIA's driver exports
  * video memory (no pages in the scatterlist, no mmap). The memory is read
  * and written with pread/pwrite on /dev/devmemx_vram at the range's offset,
@@ -39,9 +40,10 @@
 /*
  * Mapped as vfio-pci maps its dma-bufs: by the kernel's p2pdma rules, a bus
  * address for an importer behind the same PCIe switch (the switch routes
- * it; the IOMMU never sees it), an IOVA through the host bridge where the
- * kernel trusts it; anything else refused. Only peer-to-peer importers.
- * EOPNOTSUPP where the kernel has no p2pdma.
+ * it; the IOMMU never sees it), through the host bridge where the kernel
+ * trusts it (an IOVA behind an IOMMU, else the physical address); anything
+ * else refused. Only peer-to-peer importers. EOPNOTSUPP where the kernel
+ * has no p2pdma.
  */
 #define DEVMEMX_VRAM_P2PDMA	(1U << 2)
 
