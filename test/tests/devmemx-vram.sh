@@ -61,7 +61,7 @@ expect_eq "$(jget verified /tmp/rx.json) $(jget dmabuf_bytes /tmp/rx.json)" \
 dx_wait_idle
 ip netns exec rx devmemx-rx ab --dev dxsim1 --queues 2 --configs devmemx-64K,netdev-4K \
 	--bytes 1M --runs 1 --seed 1 --pid "$pid" --fd "$fd" --csv /tmp/ab-held.csv \
-	--sender "ip netns exec tx devmemx-rx send --addr 192.0.2.2" \
+	--sender "/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2" \
 	>/tmp/ab-held.out 2>/tmp/ab-held.err || fail "ab on the held buffer: $(tail -n 5 /tmp/ab-held.err)"
 grep -qx 'devmemx-rx: the dma-buf cannot be read back here (its exporter, devmemx_vram, refuses mmap): no run verifies its payload; runs count bytes and cmsgs' \
 	/tmp/ab-held.err || fail "ab's word on the held buffer: $(cat /tmp/ab-held.err)"

@@ -405,7 +405,7 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 			x->st.recvmsg_calls, x->st.cmsgs_dmabuf,
 			x->st.cmsgs_linear, x->st.tokens, x->st.dontneed_calls,
 			x->st.frag_max, x->st.mismatches,
-			!strcmp(x->phase, "verify") || o->verify);
+			x->verified);
 		for (k = 0; k < AB_NPP; k++) {
 			if (x->have_pp)
 				fprintf(f, ",%" PRIu64, x->pp[k]);

@@ -441,6 +441,7 @@ static void ab_wait_pools(uint32_t id)
 
 static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 {
+	r->verified = verify;
 	struct rx_bind bind = { .ops = rx_provider_find(r->cfg->prov == AB_DEVMEMX ?
 							"devmemx" : "netdev") };
 	struct ab_flow fl[AB_MAX_FLOWS];

@@ -83,6 +83,7 @@ struct ab_snap {
 struct ab_result {
 	const struct ab_cfg *cfg;
 	const char *phase;		/* "verify" or "timed" */
+	bool verified;			/* its payload was read back */
 	unsigned int round, order;
 	uint64_t bytes;
 	double wall;
