@@ -73,17 +73,18 @@ expect_eq "$(awk -F, -v b="$(col bytes)" -v v="$(col verified)" -v p="$(col prov
 dx_wait_idle
 eval "exec ${VRAM[1]}>&-"
 wait "$VRAM_PID"
-# A udmabuf another process holds (a receiver waiting for its connection):
-# mappable, so read back and verified.
-recv_start hold 9392 1 --queues 3 --provider devmemx --udmabuf 16M
+# A udmabuf another process holds (a receiver waiting for its connection;
+# huge pages, so that 64K niovs carve from it whole): mappable, so read
+# back and verified.
+recv_start hold 9392 1 --queues 3 --provider devmemx --udmabuf 16M --hugetlb
 hpid=${DX_RECV_PID[hold]}
 held() { ls -l /proc/$hpid/fd 2>/dev/null | grep -q dmabuf; }
 wait_until 30 held || fail "the holder has no dma-buf: $(cat /tmp/hold.err)"
 hfd=$(ls -l /proc/$hpid/fd | awk '/dmabuf/ { print $(NF - 2) }' | head -n1)
 devmem_xfer $((4 << 20)) 9393 --queues 2 --provider devmemx --rx-page-size 64K \
 	--pid "$hpid" --fd "$hfd"
-expect_eq "$(jget verified /tmp/rx.json) $(jget mismatches /tmp/rx.json)" "true 0" \
-	"recv of a held udmabuf: verified, mismatches"
+expect_eq "$(jget verified /tmp/rx.json) $(jget mismatches /tmp/rx.json) $(jget niov_count /tmp/rx.json)" \
+	"true 0 256" "recv of a held hugetlb udmabuf at 64K: verified, mismatches, niovs"
 kill "$hpid"
 wait "$hpid" || true
 dx_wait_idle
