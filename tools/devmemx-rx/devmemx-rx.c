@@ -26,18 +26,13 @@ static void meta_json(const struct rx_opts *o, const struct rx_bind *b,
 		      const struct dx_dmabuf *buf)
 {
 	uint64_t niov = o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize();
-	long net_iov;
+	bool devmemx = !strcmp(o->provider->name, "devmemx");
+	struct rx_meta m;
 
-	if (b->niov_count) {
-		printf(",\"niov_count\":%u,\"meta_bytes\":%" PRIu64
-		       ",\"meta_source\":\"devmemx\"", b->niov_count, b->meta_bytes);
-		return;
-	}
-	net_iov = ab_btf_struct_size("net_iov");
+	rx_bind_meta(b, devmemx, buf->size, niov,
+		     devmemx ? 0 : ab_btf_struct_size("net_iov"), &m);
 	printf(",\"niov_count\":%" PRIu64 ",\"meta_bytes\":%" PRIu64
-	       ",\"meta_source\":\"%s\"", (uint64_t)buf->size / niov,
-	       net_iov > 0 ? buf->size / niov * net_iov : 0,
-	       net_iov > 0 ? "btf" : "none");
+	       ",\"meta_source\":\"%s\"", m.niov_count, m.bytes, m.source);
 }
 
 static void print_json(const struct rx_opts *o, const struct rx_bind *b,

@@ -412,16 +412,14 @@ static int ab_flows_close(struct ab_flow *fl, unsigned int n,
 /* Metadata: devmemx says; in-tree is one struct net_iov per niov (BTF). */
 static void ab_meta(struct ab *a, const struct rx_bind *b, struct ab_result *r)
 {
+	struct rx_meta m;
+
+	rx_bind_meta(b, r->cfg->prov == AB_DEVMEMX, a->buf.size, r->cfg->size,
+		     a->net_iov_size, &m);
 	r->dmabuf_bytes = a->buf.size;
-	if (r->cfg->prov == AB_DEVMEMX) {
-		r->niov_count = b->niov_count;
-		r->meta_bytes = b->meta_bytes;
-		r->meta_source = b->meta_bytes ? "devmemx" : "none";
-		return;
-	}
-	r->niov_count = a->buf.size / r->cfg->size;
-	r->meta_bytes = a->net_iov_size > 0 ? r->niov_count * a->net_iov_size : 0;
-	r->meta_source = a->net_iov_size > 0 ? "btf" : "none";
+	r->niov_count = m.niov_count;
+	r->meta_bytes = m.bytes;
+	r->meta_source = m.source;
 }
 
 /* Wait (up to 10 s) until no page pool carries binding @id any more. */

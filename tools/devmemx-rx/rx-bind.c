@@ -178,3 +178,17 @@ const struct rx_provider *rx_provider_find(const char *name)
 			return &providers[i];
 	return NULL;
 }
+
+void rx_bind_meta(const struct rx_bind *b, bool devmemx, uint64_t dmabuf_bytes,
+		  uint64_t niov_size, long net_iov_size, struct rx_meta *m)
+{
+	if (devmemx) {
+		m->niov_count = b->niov_count;
+		m->bytes = b->meta_bytes;
+		m->source = b->meta_bytes ? "devmemx" : "none";
+		return;
+	}
+	m->niov_count = dmabuf_bytes / niov_size;
+	m->bytes = net_iov_size > 0 ? m->niov_count * net_iov_size : 0;
+	m->source = net_iov_size > 0 ? "btf" : "none";
+}

@@ -65,6 +65,19 @@ struct rx_provider {
 
 const struct rx_provider *rx_provider_find(const char *name);
 
+/*
+ * The metadata of binding @b of @dmabuf_bytes at niovs of @niov_size:
+ * devmemx's own count from its reply; for in-tree devmem one struct
+ * net_iov (@net_iov_size, from BTF; <= 0: unknown) per niov.
+ */
+struct rx_meta {
+	uint64_t niov_count;
+	uint64_t bytes;
+	const char *source;	/* "devmemx", "btf" or "none" */
+};
+void rx_bind_meta(const struct rx_bind *b, bool devmemx, uint64_t dmabuf_bytes,
+		  uint64_t niov_size, long net_iov_size, struct rx_meta *m);
+
 /* rx-flow.c: an ntuple rule steering the flow to the first bound queue. */
 struct rx_flow {
 	int fd;			/* ioctl socket, -1 when no rule */

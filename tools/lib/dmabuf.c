@@ -232,7 +232,7 @@ int dx_dmabuf_take(int pid, int fd)
 
 void dx_dmabuf_exporter(int fd, char *name, size_t size)
 {
-	char path[64], line[256];
+	char path[64], line[256], exp[256];
 	FILE *f;
 
 	snprintf(name, size, "?");
@@ -241,8 +241,8 @@ void dx_dmabuf_exporter(int fd, char *name, size_t size)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "exp_name: %255s", line) == 1) {
-			snprintf(name, size, "%s", line);
+		if (sscanf(line, "exp_name: %255s", exp) == 1) {
+			snprintf(name, size, "%s", exp);
 			break;
 		}
 	fclose(f);
