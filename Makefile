@@ -76,6 +76,10 @@ install-tools:
 		install -D -m 644 tools/bash-completion/devmemx \
 			$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$t || exit 1; \
 	done
+	@# The family for other clients: the YNL spec where the kernel's YNL
+	@# CLI looks (--family devmemx) and the uapi header.
+	install -D -m 644 uapi/devmemx.yaml $(DESTDIR)$(PREFIX)/share/ynl/specs/devmemx.yaml
+	install -D -m 644 uapi/linux/devmemx.h $(DESTDIR)$(PREFIX)/include/linux/devmemx.h
 
 install-dkms-src:
 	for f in $(DKMS_FILES); do \
@@ -108,14 +112,17 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/sbin/devmemx $(DESTDIR)$(PREFIX)/sbin/devmemx-rx \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MAN_PAGES)))
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/devmemx \
-		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/devmemx-rx
-	@for d in man/man8 bash-completion/completions bash-completion; do \
-		d=$(DESTDIR)$(PREFIX)/share/$$d; \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/devmemx-rx \
+		$(DESTDIR)$(PREFIX)/share/ynl/specs/devmemx.yaml \
+		$(DESTDIR)$(PREFIX)/include/linux/devmemx.h
+	@for d in share/man/man8 share/bash-completion/completions share/bash-completion \
+		  share/ynl/specs share/ynl include/linux; do \
+		d=$(DESTDIR)$(PREFIX)/$$d; \
 		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d; \
 	done
 
 # ---- inside the build root --------------------------------------------------
-in-root-build: build/tools/ncdevmem
+in-root-build: build/tools/ncdevmem build/tools/ynl-bind
 	set -e; for s in $(KERNELS); do test/kbuild.sh $$s /src/build; done
 	mkdir -p build/tools build/tools-asan
 	$(MAKE) -C tools O=/src/build/tools
@@ -158,6 +165,29 @@ build/tools/ncdevmem: $(NCDEVMEM_C) /etc/devmemx-recipe
 	 } >build/ncdevmem/build.log 2>&1 || { tail -n 20 build/ncdevmem/build.log; \
 		echo "ncdevmem: build failed; whole log in build/ncdevmem/build.log"; \
 		exit 1; }
+
+# doc/examples/ynl-bind.c, a client of devmemx's family in the C that the
+# kernel's YNL generator makes from uapi/devmemx.yaml (generated here, not
+# kept), linked with ncdevmem's libynl; the VM test ynl-bind runs it.
+YNL_STAGE := build/ynl
+build/tools/ynl-bind: doc/examples/ynl-bind.c uapi/devmemx.yaml build/tools/ncdevmem
+	@echo "  YNL-BIND $@ (devmemx-user.[ch] from YNL; log: $(YNL_STAGE)/build.log)"
+	@rm -rf $(YNL_STAGE) && mkdir -p $(YNL_STAGE)/uapi && touch $(YNL_STAGE)/MAINTAINERS
+	@cp /opt/linux/Documentation/netlink/genetlink.yaml $(YNL_STAGE)/
+	@cp uapi/devmemx.yaml $(YNL_STAGE)/uapi/
+	@{ for m in header source; do \
+		python3 /opt/linux/tools/net/ynl/pyynl/ynl_gen_c.py --mode user --$$m \
+			--spec $(CURDIR)/$(YNL_STAGE)/uapi/devmemx.yaml \
+			-o $(YNL_STAGE)/devmemx-user.$$(echo $$m | cut -c1 | tr s c) || exit 1; \
+	   done && \
+	   $(CC) -O2 -Wall -Iuapi -I$(NCDEVMEM_YNL)/lib -c -o $(YNL_STAGE)/devmemx-user.o \
+		$(YNL_STAGE)/devmemx-user.c && \
+	   $(CC) -O2 -Wall -Wextra -Werror -Iuapi -I$(NCDEVMEM_YNL)/lib -I$(YNL_STAGE) \
+		-c -o $(YNL_STAGE)/ynl-bind.o doc/examples/ynl-bind.c && \
+	   $(CC) -static -o $@ $(YNL_STAGE)/ynl-bind.o $(YNL_STAGE)/devmemx-user.o \
+		$(NCDEVMEM_YNL)/libynl.a; \
+	 } >$(YNL_STAGE)/build.log 2>&1 || { tail -n 20 $(YNL_STAGE)/build.log; \
+		echo "ynl-bind: build failed; whole log in $(YNL_STAGE)/build.log"; exit 1; }
 
 # Kernel code: checkpatch (from the 7.2 source) and sparse, zero warnings.
 # Tools: -Wall -Wextra -Werror is their normal build. Generated code: no drift.

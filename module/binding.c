@@ -99,9 +99,9 @@ void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov)
  * theirs; otherwise each needs an owner of its own, so that the index is
  * always 0.
  */
-static bool devmemx_owner_per_niov(const struct devmemx_binding *b)
+static bool devmemx_owner_per_niov(unsigned int niov_shift)
 {
-	return DEVMEMX_BTF_BINDING_NIOV_SHIFT < 0 && b->niov_shift != PAGE_SHIFT;
+	return DEVMEMX_BTF_BINDING_NIOV_SHIFT < 0 && niov_shift != PAGE_SHIFT;
 }
 
 /* No warning for a size the user chose (kvmalloc WARNs above INT_MAX). */
@@ -112,6 +112,82 @@ struct devmemx_run {
 	u64 len;
 	u64 virt;		/* offset in the dma-buf */
 };
+
+/* The mapping's DMA-contiguous runs, in dma-buf order; kvfree() them. */
+static struct devmemx_run *devmemx_runs(struct sg_table *sgt, unsigned int *nr)
+{
+	struct devmemx_run *runs;
+	struct scatterlist *sg;
+	unsigned int i;
+	u64 virt = 0;
+
+	runs = kvcalloc(sgt->nents ?: 1, sizeof(*runs), GFP_KERNEL);
+	if (!runs)
+		return NULL;
+	*nr = 0;
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		dma_addr_t dma = sg_dma_address(sg);
+		u64 len = sg_dma_len(sg);
+		struct devmemx_run *last = *nr ? &runs[*nr - 1] : NULL;
+
+		if (last && last->dma + last->len == dma)
+			last->len += len;
+		else
+			runs[(*nr)++] = (struct devmemx_run){ dma, len, virt };
+		virt += len;
+	}
+	return runs;
+}
+
+/* How many aligned niovs of 2^@shift bytes run @r holds, from @skip on. */
+static u32 devmemx_run_niovs(const struct devmemx_run *r, unsigned int shift,
+			     u64 *skip)
+{
+	*skip = ALIGN(r->dma, 1ULL << shift) - r->dma;
+	return r->len > *skip ? (r->len - *skip) >> shift : 0;
+}
+
+/*
+ * What carving @runs into niovs of 2^@shift bytes gives: the binding and
+ * its dry run (bind-check) both count with this, so they agree.
+ */
+static void devmemx_carve_count(const struct devmemx_run *runs,
+				unsigned int nr, unsigned int shift,
+				struct devmemx_carve *c)
+{
+	u64 n = 0, chunks = 0, nowners, skip;
+	unsigned int r;
+
+	for (r = 0; r < nr; r++) {
+		u32 count = devmemx_run_niovs(&runs[r], shift, &skip);
+
+		n += count;
+		/* A gen_pool chunk per used run, vzalloc'd: whole pages. */
+		if (count)
+			chunks += PAGE_ALIGN(sizeof(struct gen_pool_chunk) +
+					     BITS_TO_LONGS(count) * sizeof(long));
+	}
+	nowners = devmemx_owner_per_niov(shift) ? n : nr;
+	c->niovs = n;
+	c->carved = n << shift;
+	/* The arrays, the chunks and the binding. */
+	c->metadata = n * sizeof(struct net_iov) +
+		      nowners * sizeof(struct devmemx_owner) +
+		      (u64)nr * sizeof(struct devmemx_region) + chunks +
+		      sizeof(struct devmemx_binding);
+	/*
+	 * The user sizes these: a GPU's memory at 4K is millions of niovs.
+	 * What would not leave a sixteenth of the machine's memory free is
+	 * refused before it drains memory (the OOM killer would pick some
+	 * other task).
+	 */
+	c->need = n * sizeof(struct net_iov) +
+		  nowners * sizeof(struct devmemx_owner) +
+		  BITS_TO_LONGS(n) * sizeof(long);
+	c->fits = n <= U32_MAX &&
+		  (long)(c->need >> PAGE_SHIFT) + (long)(totalram_pages() / 16) <
+		  si_mem_available();
+}
 
 static void devmemx_owner_init(struct devmemx_owner *o,
 			       struct devmemx_binding *b, struct net_iov *niovs,
@@ -125,8 +201,8 @@ static void devmemx_owner_init(struct devmemx_owner *o,
 }
 
 /*
- * Give every niov of run @r (index @first of its first niov) its owner
- * area, DMA address and offset.
+ * Give every niov of run @r (index @first of its first niov; aligned and
+ * cut to whole niovs) its owner area, DMA address and offset.
  */
 static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
 			    unsigned int r, u32 first)
@@ -134,7 +210,7 @@ static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
 	struct devmemx_region *reg = &b->regions[r];
 	u64 size = 1ULL << b->niov_shift;
 	u32 i, n = run->len >> b->niov_shift;
-	bool per_niov = devmemx_owner_per_niov(b);
+	bool per_niov = devmemx_owner_per_niov(b->niov_shift);
 	struct devmemx_owner *o = NULL;
 
 	reg->dma = run->dma;
@@ -165,57 +241,27 @@ static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
  */
 static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack)
 {
-	u64 size = 1ULL << b->niov_shift, virt = 0, skip, meta;
-	unsigned int i, nr = 0, r, used = 0, nowners;
+	unsigned int nr, r, used = 0, nowners;
 	struct devmemx_run *runs;
-	struct scatterlist *sg;
-	u32 n = 0;
+	struct devmemx_carve c;
+	u64 skip;
+	u32 n;
 	int err = 0;
 
-	runs = kvcalloc(b->sgt->nents ?: 1, sizeof(*runs), GFP_KERNEL);
+	runs = devmemx_runs(b->sgt, &nr);
 	if (!runs)
 		return -ENOMEM;
-	for_each_sgtable_dma_sg(b->sgt, sg, i) {
-		dma_addr_t dma = sg_dma_address(sg);
-		u64 len = sg_dma_len(sg);
-
-		if (nr && runs[nr - 1].dma + runs[nr - 1].len == dma)
-			runs[nr - 1].len += len;
-		else
-			runs[nr++] = (struct devmemx_run){ dma, len, virt };
-		virt += len;
-	}
-	for (r = 0; r < nr; r++) {
-		skip = ALIGN(runs[r].dma, size) - runs[r].dma;
-		runs[r].len = runs[r].len > skip ?
-			      round_down(runs[r].len - skip, size) : 0;
-		runs[r].dma += skip;
-		runs[r].virt += skip;
-		n += runs[r].len >> b->niov_shift;
-	}
-	if (!n) {
+	devmemx_carve_count(runs, nr, b->niov_shift, &c);
+	if (!c.niovs) {
 		NL_SET_ERR_MSG_FMT(extack,
-				   "no DMA-contiguous %llu-byte run in the dma-buf: use hugetlb memory",
-				   size);
+				   "no DMA-contiguous %lu-byte run in the dma-buf: use hugetlb memory",
+				   1UL << b->niov_shift);
 		err = -EINVAL;
 		goto out;
 	}
-
-	b->niov_count = n;
-	b->carved = (u64)n << b->niov_shift;
-	b->wasted = b->dmabuf->size - b->carved;
-	nowners = devmemx_owner_per_niov(b) ? n : nr;
-	/*
-	 * The user sizes these: a GPU's memory at 4K is millions of niovs.
-	 * What would not leave a sixteenth of the machine's memory free is
-	 * refused before it drains memory (the OOM killer would pick some
-	 * other task), and a failed allocation does not warn.
-	 */
-	meta = (u64)n * sizeof(*b->niovs) + (u64)nowners * sizeof(*b->owners) +
-	       BITS_TO_LONGS(n) * sizeof(long);
-	if ((long)(meta >> PAGE_SHIFT) + (long)(totalram_pages() / 16) <
-	    si_mem_available()) {
-		b->niovs = kvcalloc(n, sizeof(*b->niovs), DEVMEMX_GFP_BIG);
+	nowners = devmemx_owner_per_niov(b->niov_shift) ? c.niovs : nr;
+	if (c.fits) {
+		b->niovs = kvcalloc(c.niovs, sizeof(*b->niovs), DEVMEMX_GFP_BIG);
 		b->owners = kvcalloc(nowners, sizeof(*b->owners),
 				     DEVMEMX_GFP_BIG);
 		b->regions = kvcalloc(nr, sizeof(*b->regions), DEVMEMX_GFP_BIG);
@@ -224,29 +270,55 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 	if (!b->niovs || !b->owners || !b->regions || !b->pool) {
 		/* At most 79 characters: extack's formatted messages stop at 80. */
 		NL_SET_ERR_MSG_FMT(extack,
-				   "no memory for %llu MiB of metadata (%u niovs): use a larger niov size",
-				   DIV_ROUND_UP_ULL(meta, SZ_1M), n);
+				   "no memory for %llu MiB of metadata (%llu niovs): use a larger niov size",
+				   DIV_ROUND_UP_ULL(c.need, SZ_1M), c.niovs);
 		err = -ENOMEM;
 		goto out;
 	}
-	/* The arrays; a gen_pool chunk per region (vzalloc'd: whole pages). */
-	meta = (u64)b->niov_count * sizeof(*b->niovs);
-	meta += (u64)nowners * sizeof(*b->owners);
-	meta += (u64)nr * sizeof(*b->regions);
+	b->niov_count = c.niovs;
+	b->carved = c.carved;
+	b->wasted = b->dmabuf->size - c.carved;
+	b->metadata = c.metadata;
 	for (r = 0, n = 0; r < nr && !err; r++) {
-		u32 count = runs[r].len >> b->niov_shift;
+		u32 count = devmemx_run_niovs(&runs[r], b->niov_shift, &skip);
 
 		if (!count)
 			continue;
+		runs[r].dma += skip;
+		runs[r].virt += skip;
+		runs[r].len = (u64)count << b->niov_shift;
 		err = devmemx_fill_run(b, &runs[r], used++, n);
 		n += count;
-		meta += PAGE_ALIGN(sizeof(struct gen_pool_chunk) +
-				   BITS_TO_LONGS(count) * sizeof(long));
 	}
-	b->metadata = meta + sizeof(*b);
 out:
 	kvfree(runs);
 	return err;
+}
+
+/*
+ * A dry run: what carving the mapped dma-buf into niovs of 2^@shift bytes
+ * would give, and whether every entry of the mapping is aligned to that
+ * size (the kernel's own devmem refuses the dma-buf otherwise, from 7.3).
+ */
+int devmemx_binding_count(struct devmemx_binding *b, unsigned int shift,
+			  struct devmemx_carve *c)
+{
+	u64 size = 1ULL << shift;
+	struct devmemx_run *runs;
+	struct scatterlist *sg;
+	unsigned int nr, i;
+
+	runs = devmemx_runs(b->sgt, &nr);
+	if (!runs)
+		return -ENOMEM;
+	devmemx_carve_count(runs, nr, shift, c);
+	kvfree(runs);
+	c->wasted = b->dmabuf->size - c->carved;
+	c->aligned = IS_ALIGNED(b->dmabuf->size, PAGE_SIZE);
+	for_each_sgtable_dma_sg(b->sgt, sg, i)
+		c->aligned &= IS_ALIGNED(sg_dma_address(sg), size) &&
+			      IS_ALIGNED(sg_dma_len(sg), size);
+	return 0;
 }
 
 /*
@@ -455,7 +527,11 @@ out:
 	return err;
 }
 
-/* Attach, map and carve; the binding is not visible to anyone yet. */
+/*
+ * Attach, map and, unless @niov_size is 0 (a dry run: see
+ * devmemx_binding_count()), carve; the binding is not visible to anyone
+ * yet.
+ */
 struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 					       struct device *dma_dev,
 					       unsigned int fd, u32 niov_size,
@@ -477,7 +553,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	 * device's driver went (the last niov may come back much later).
 	 */
 	b->dma_dev = get_device(dma_dev);
-	b->niov_shift = ilog2(niov_size);
+	b->niov_shift = ilog2(niov_size ?: PAGE_SIZE);
 	b->creator = get_task_pid(current, PIDTYPE_TGID);
 	b->nqueues = dev->real_num_rx_queues;
 	b->queues = bitmap_zalloc(b->nqueues, GFP_KERNEL);
@@ -530,7 +606,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 		err = -EOPNOTSUPP;
 		goto err_free;
 	}
-	err = devmemx_carve(b, extack);
+	err = niov_size ? devmemx_carve(b, extack) : 0;
 	if (err)
 		goto err_free;
 	return b;

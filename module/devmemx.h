@@ -151,6 +151,19 @@ void devmemx_mp_uninstall(void *mp_priv, struct netdev_rx_queue *rxq);
 /* binding.c */
 struct devmemx_binding *devmemx_binding_lookup(u32 id);
 bool devmemx_binding_is_ours(const void *mp_priv);
+/* What a binding at one niov size carves, and the metadata it takes. */
+struct devmemx_carve {
+	u64 niovs;
+	u64 carved;		/* bytes */
+	u64 wasted;		/* bytes: the dma-buf's size less carved */
+	u64 metadata;		/* bytes, as the binding reports them */
+	u64 need;		/* bytes its arrays ask for at once */
+	bool fits;		/* need leaves a sixteenth of RAM free */
+	bool aligned;		/* every mapped entry aligned to the size */
+};
+
+int devmemx_binding_count(struct devmemx_binding *b, unsigned int shift,
+			  struct devmemx_carve *c);
 struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 					       struct device *dma_dev,
 					       unsigned int fd, u32 niov_size,

@@ -123,6 +123,31 @@ static int devmemx_nl_queues(struct genl_info *info, u32 *q, unsigned int *n)
 	return 0;
 }
 
+/* BIND-RX's and BIND-CHECK's device, dma-buf and queues (into @q, @n). */
+static int devmemx_nl_bind_req(struct genl_info *info, u32 *q, unsigned int *n)
+{
+	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_IFINDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_FD) ||
+	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_QUEUES))
+		return -EINVAL;
+	return devmemx_nl_queues(info, q, n);
+}
+
+/* The device attribute @attr names, held; NULL (with extack) when none. */
+static struct net_device *devmemx_nl_get_dev(struct genl_info *info, int attr,
+					     netdevice_tracker *tracker)
+{
+	struct net_device *dev;
+
+	dev = netdev_get_by_index(genl_info_net(info),
+				  nla_get_u32(info->attrs[attr]), tracker,
+				  GFP_KERNEL);
+	if (!dev)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr],
+				    "no such device in this network namespace");
+	return dev;
+}
+
 static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
 				 struct devmemx_binding *b)
 {
@@ -156,14 +181,13 @@ static bool devmemx_dev_here(struct net_device *dev, struct net *net,
 	return false;
 }
 
-/* With the device locked: the checks, the binding, its queues. */
-static struct devmemx_binding *
-devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
-		       const u32 *q, unsigned int n, u32 size)
+/* With the device locked: bind-rx's checks; the queues' DMA device. */
+static struct device *devmemx_nl_bind_checks(struct net_device *dev,
+					     struct genl_info *info,
+					     const u32 *q, unsigned int n,
+					     u32 size)
 {
 	struct netlink_ext_ack *extack = info->extack;
-	struct devmemx_binding *b;
-	struct device *dma_dev;
 	unsigned int i;
 	int err;
 
@@ -177,7 +201,20 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 		err = devmemx_check_queue(dev, q[i], extack);
 	if (err)
 		return ERR_PTR(err);
-	dma_dev = devmemx_dma_dev(dev, q, n, extack);
+	return devmemx_dma_dev(dev, q, n, extack);
+}
+
+/* With the device locked: the checks, the binding, its queues. */
+static struct devmemx_binding *
+devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
+		       const u32 *q, unsigned int n, u32 size)
+{
+	struct netlink_ext_ack *extack = info->extack;
+	struct devmemx_binding *b;
+	struct device *dma_dev;
+	int err;
+
+	dma_dev = devmemx_nl_bind_checks(dev, info, q, n, size);
 	if (IS_ERR(dma_dev))
 		return ERR_CAST(dma_dev);
 
@@ -232,10 +269,9 @@ int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 	unsigned int n;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_IFINDEX) ||
-	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_FD) ||
-	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_QUEUES))
-		return -EINVAL;
+	err = devmemx_nl_bind_req(info, q, &n);
+	if (err)
+		return err;
 	if (info->attrs[DEVMEMX_A_BINDING_RX_BUF_SIZE])
 		size = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_RX_BUF_SIZE]);
 	if (!is_power_of_2(size) || size < PAGE_SIZE) {
@@ -244,9 +280,6 @@ int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 				   size, PAGE_SIZE);
 		return -EINVAL;
 	}
-	err = devmemx_nl_queues(info, q, &n);
-	if (err)
-		return err;
 	/*
 	 * Requests run without a module reference: rmmod may have passed its
 	 * refcount check and wait in genl_unregister_family() for this one
@@ -263,13 +296,8 @@ int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	}
 
-	dev = netdev_get_by_index(genl_info_net(info),
-				  nla_get_u32(info->attrs[DEVMEMX_A_BINDING_IFINDEX]),
-				  &tracker, GFP_KERNEL);
+	dev = devmemx_nl_get_dev(info, DEVMEMX_A_BINDING_IFINDEX, &tracker);
 	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack,
-				    info->attrs[DEVMEMX_A_BINDING_IFINDEX],
-				    "no such device in this network namespace");
 		err = -ENODEV;
 		goto err_free;
 	}
@@ -288,6 +316,97 @@ err_free:
 	nlmsg_free(rsp);
 	module_put(THIS_MODULE);
 	return err;
+}
+
+static int devmemx_nl_put_carve(struct sk_buff *rsp, unsigned int shift,
+				const struct devmemx_carve *c)
+{
+	struct nlattr *nest = nla_nest_start(rsp, DEVMEMX_A_BINDING_CARVE);
+
+	if (!nest ||
+	    nla_put_u32(rsp, DEVMEMX_A_CARVE_NIOV_SIZE, 1U << shift) ||
+	    nla_put_u32(rsp, DEVMEMX_A_CARVE_NIOV_COUNT, min(c->niovs, U32_MAX)) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_CARVE_BYTES_CARVED, c->carved, 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_CARVE_BYTES_WASTED,
+			      c->wasted, 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_CARVE_METADATA_BYTES,
+			      c->metadata, 0) ||
+	    nla_put_u8(rsp, DEVMEMX_A_CARVE_METADATA_FITS, c->fits) ||
+	    nla_put_u8(rsp, DEVMEMX_A_CARVE_INTREE_ALIGNED, c->aligned))
+		return -EMSGSIZE;
+	nla_nest_end(rsp, nest);
+	return 0;
+}
+
+/*
+ * With the device locked: bind-rx's checks, the dma-buf attached and
+ * mapped as bind-rx would, counted at each size the driver takes, undone.
+ */
+static int devmemx_nl_check_locked(struct net_device *dev,
+				   struct genl_info *info, const u32 *q,
+				   unsigned int n, struct sk_buff *rsp)
+{
+	struct devmemx_binding *b;
+	struct devmemx_carve c;
+	struct device *dma_dev;
+	unsigned long sizes;
+	unsigned int shift;
+	void *hdr;
+	int err;
+
+	dma_dev = devmemx_nl_bind_checks(dev, info, q, n, PAGE_SIZE);
+	if (IS_ERR(dma_dev))
+		return PTR_ERR(dma_dev);
+	b = devmemx_binding_create(dev, dma_dev,
+				   nla_get_u32(info->attrs[DEVMEMX_A_BINDING_FD]),
+				   0, info->extack);
+	if (IS_ERR(b))
+		return PTR_ERR(b);
+	sizes = devmemx_probe_sizes(dev);
+	hdr = genlmsg_iput(rsp, info);
+	err = !hdr || nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
+					b->dmabuf->size, 0) ? -EMSGSIZE : 0;
+	for_each_set_bit(shift, &sizes, BITS_PER_LONG) {
+		if (err)
+			break;
+		err = devmemx_binding_count(b, shift, &c) ?:
+		      devmemx_nl_put_carve(rsp, shift, &c);
+	}
+	devmemx_binding_abort(b);
+	if (!err)
+		genlmsg_end(rsp, hdr);
+	return err;
+}
+
+int devmemx_nl_bind_check_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	u32 q[DEVMEMX_MAX_QUEUES];
+	netdevice_tracker tracker;
+	struct net_device *dev;
+	struct sk_buff *rsp;
+	unsigned int n;
+	int err;
+
+	err = devmemx_nl_bind_req(info, q, &n);
+	if (err)
+		return err;
+	dev = devmemx_nl_get_dev(info, DEVMEMX_A_BINDING_IFINDEX, &tracker);
+	if (!dev)
+		return -ENODEV;
+	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rsp) {
+		netdev_put(dev, &tracker);
+		return -ENOMEM;
+	}
+	netdev_lock(dev);
+	err = devmemx_nl_check_locked(dev, info, q, n, rsp);
+	netdev_unlock(dev);
+	netdev_put(dev, &tracker);
+	if (err) {
+		nlmsg_free(rsp);
+		return err;
+	}
+	return genlmsg_reply(rsp, info);
 }
 
 int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
@@ -460,6 +579,11 @@ static void devmemx_driver_name(struct net_device *dev, char *buf, size_t len)
 	strscpy(buf, drv.driver[0] ? drv.driver : "unknown", len);
 }
 
+/* caps-get reports ethtool's setting as the spec's enum: the same values. */
+static_assert(ETHTOOL_TCP_DATA_SPLIT_UNKNOWN == (int)DEVMEMX_TCP_DATA_SPLIT_UNKNOWN);
+static_assert(ETHTOOL_TCP_DATA_SPLIT_DISABLED == (int)DEVMEMX_TCP_DATA_SPLIT_DISABLED);
+static_assert(ETHTOOL_TCP_DATA_SPLIT_ENABLED == (int)DEVMEMX_TCP_DATA_SPLIT_ENABLED);
+
 int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct netdev_queue_mgmt_ops *qops;
@@ -475,14 +599,9 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_CAPS_IFINDEX))
 		return -EINVAL;
-	dev = netdev_get_by_index(genl_info_net(info),
-				  nla_get_u32(info->attrs[DEVMEMX_A_CAPS_IFINDEX]),
-				  &tracker, GFP_KERNEL);
-	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[DEVMEMX_A_CAPS_IFINDEX],
-				    "no such device in this network namespace");
+	dev = devmemx_nl_get_dev(info, DEVMEMX_A_CAPS_IFINDEX, &tracker);
+	if (!dev)
 		return -ENODEV;
-	}
 	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!rsp) {
 		netdev_put(dev, &tracker);

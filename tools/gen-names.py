@@ -26,6 +26,28 @@ def display(entry):
     return entry
 
 
+def text_kind(a):
+    """How text output decodes a number the spec gives no enum: by its name.
+
+    A device index prints as the device's name; a u8 as yes or no; byte
+    counts ("bytes-*", "*-bytes") and the sizes listed as 64K or 1.5M;
+    nanoseconds ("*-ns") as seconds. JSON keeps the numbers.
+    """
+    n, t = a['name'], a['type']
+    if t not in ('u8', 'u16', 'u32', 'u64', 'uint'):
+        return ''
+    if n == 'ifindex':
+        return ', DX_IFINDEX'
+    if t == 'u8':
+        return ', DX_BOOL'
+    if n in ('rx-buf-size', 'niov-size', 'dmabuf-size') or \
+            n.endswith('-bytes') or n.startswith('bytes-'):
+        return ', DX_SIZE'
+    if n.endswith('-ns'):
+        return ', DX_NS'
+    return ''
+
+
 def main(path):
     spec = yaml.safe_load(open(path))
     fam = c_name(spec['name'])
@@ -65,6 +87,8 @@ def main(path):
                     extra += f', .first = {first}'
             elif a.get('display-hint') == 'hex':
                 extra = ', DX_HEX'
+            else:
+                extra = text_kind(a)
             if 'nested-attributes' in a:
                 nest = a['nested-attributes']
                 extra = (f', .nest = dx_{c_name(nest).lower()}_attrs'

@@ -10,7 +10,6 @@
 #include "netlink.h"
 
 #include <uapi/linux/devmemx.h>
-#include <linux/ethtool.h>
 
 /* Common nested types */
 const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_ID + 1] = {
@@ -40,6 +39,13 @@ static const struct nla_policy devmemx_binding_get_nl_policy[DEVMEMX_A_BINDING_I
 static const struct nla_policy devmemx_caps_get_nl_policy[DEVMEMX_A_CAPS_QUEUE_ID + 1] = {
 	[DEVMEMX_A_CAPS_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[DEVMEMX_A_CAPS_QUEUE_ID] = { .type = NLA_U32, },
+};
+
+/* DEVMEMX_CMD_BIND_CHECK - do */
+static const struct nla_policy devmemx_bind_check_nl_policy[DEVMEMX_A_BINDING_QUEUES + 1] = {
+	[DEVMEMX_A_BINDING_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[DEVMEMX_A_BINDING_FD] = { .type = NLA_U32, },
+	[DEVMEMX_A_BINDING_QUEUES] = NLA_POLICY_NESTED(devmemx_queue_nl_policy),
 };
 
 /* Ops table for devmemx */
@@ -80,6 +86,13 @@ static const struct genl_split_ops devmemx_nl_ops[] = {
 		.doit		= devmemx_nl_caps_get_doit,
 		.policy		= devmemx_caps_get_nl_policy,
 		.maxattr	= DEVMEMX_A_CAPS_QUEUE_ID,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_BIND_CHECK,
+		.doit		= devmemx_nl_bind_check_doit,
+		.policy		= devmemx_bind_check_nl_policy,
+		.maxattr	= DEVMEMX_A_BINDING_QUEUES,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

@@ -11,7 +11,6 @@
 #include <net/genetlink.h>
 
 #include <uapi/linux/devmemx.h>
-#include <linux/ethtool.h>
 
 /* Common nested types */
 extern const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_ID + 1];
@@ -23,6 +22,7 @@ int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info);
 int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb);
 int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info);
+int devmemx_nl_bind_check_doit(struct sk_buff *skb, struct genl_info *info);
 
 extern struct genl_family devmemx_nl_family;
 

@@ -183,6 +183,9 @@ static uint8_t devmemx_request(struct msg *m, uint16_t family)
 	case 17:
 		cmd = DEVMEMX_CMD_INFO;
 		break;
+	case 18:
+		cmd = DEVMEMX_CMD_BIND_CHECK;
+		break;
 	default:
 		cmd = below(256);
 	}
@@ -197,6 +200,12 @@ static uint8_t devmemx_request(struct msg *m, uint16_t family)
 			put_field(m, DEVMEMX_A_BINDING_RX_BUF_SIZE, any_size());
 		if (chance(10))
 			put_field(m, DEVMEMX_A_BINDING_FLAGS, chance(80) ? 1 : any_u32());
+		break;
+	case DEVMEMX_CMD_BIND_CHECK:
+		put_field(m, DEVMEMX_A_BINDING_IFINDEX, chance(85) ? ifindex : any_u32());
+		put_field(m, DEVMEMX_A_BINDING_FD, any_fd());
+		if (!chance(5))
+			put_queues(m, DEVMEMX_A_BINDING_QUEUES, false);
 		break;
 	case DEVMEMX_CMD_UNBIND:
 	case DEVMEMX_CMD_BINDING_GET:

@@ -8,7 +8,7 @@
 # and the installed modprobe files in build/dkms/ for the VM test
 # dkms-modprobe.
 . /src/test/rootlib.sh
-watched="/usr/src /usr/sbin /usr/share/man/man8 /usr/share/bash-completion /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
+watched="/usr/src /usr/sbin /usr/share/ynl /usr/include/linux /usr/share/man/man8 /usr/share/bash-completion /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
 snap >/tmp/before
 
 cd /src
@@ -51,7 +51,8 @@ echo "# apt install: built for $k72 and $k73; $k612: $(sed 's/^ *//' <<<"$reason
 for f in /usr/sbin/devmemx /usr/sbin/devmemx-rx /etc/modprobe.d/devmemx.conf \
 	 /usr/lib/devmemx/modprobe-devmemx /usr/share/man/man8/devmemx.8.gz \
 	 /usr/share/man/man8/devmemx-rx.8.gz /usr/share/bash-completion/completions/devmemx \
-	 /usr/share/bash-completion/completions/devmemx-rx; do
+	 /usr/share/bash-completion/completions/devmemx-rx \
+	 /usr/share/ynl/specs/devmemx.yaml /usr/include/linux/devmemx.h; do
 	[ -e "$f" ] || fail "no $f after apt install"
 done
 /usr/sbin/devmemx --version | grep -qF "$v" || fail "devmemx --version: $(/usr/sbin/devmemx --version 2>&1)"

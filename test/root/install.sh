@@ -40,9 +40,12 @@ grep -q '^install devmemx /usr/lib/devmemx/modprobe-devmemx' /etc/modprobe.d/dev
 	fail "/etc/modprobe.d/devmemx.conf: $(cat /etc/modprobe.d/devmemx.conf)"
 [ -x /usr/lib/devmemx/modprobe-devmemx ] || fail "no /usr/lib/devmemx/modprobe-devmemx"
 for f in share/man/man8/devmemx.8 share/man/man8/devmemx-rx.8 \
-	 share/bash-completion/completions/devmemx share/bash-completion/completions/devmemx-rx; do
+	 share/bash-completion/completions/devmemx share/bash-completion/completions/devmemx-rx \
+	 share/ynl/specs/devmemx.yaml include/linux/devmemx.h; do
 	[ -f /usr/local/$f ] || fail "no /usr/local/$f after make install"
 done
+cmp -s /usr/local/share/ynl/specs/devmemx.yaml /src/uapi/devmemx.yaml ||
+	fail "the installed YNL spec differs from uapi/devmemx.yaml"
 
 make -s uninstall >/tmp/uninstall.log 2>&1 || { cat /tmp/uninstall.log; fail "make uninstall"; }
 snap >/tmp/after

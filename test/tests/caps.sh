@@ -35,15 +35,15 @@ rxx devmemx caps dev dxsim1 >/dev/null
 expect_eq "$(dmesg | tail -n +$((lines + 1)) | sed 's/^\[[^]]*\] *//')" \
 	"devmemx_sim dxsim1: Selected rx_page_size 262144 not in supported range [4096, 131072]" \
 	"the kernel log of one caps"
-expect_eq "$(rxx devmemx caps dev dxsim1 queue 2)" "ifindex: $ifx
+expect_eq "$(rxx devmemx caps dev dxsim1 queue 2)" "dev: dxsim1
 queue-id: 2
 driver: devmemx_sim
 tcp-data-split: enabled
 hds-thresh: 0
-rx-page-size: 1
+rx-page-size: yes
 rx-buf-sizes: 4K 8K 16K 32K 64K 128K
 queues: 4
-dma-bounce: 0
+dma-bounce: no
 rx-gro-hw: on
 xdp: none
 unmet: none" "caps of dxsim1 queue 2, all met"
@@ -107,8 +107,8 @@ ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 3 --port 9300 --expect 1 
 rpid=$!
 intree_bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
 wait_until 10 intree_bound || fail "the in-tree binding did not appear: $(cat /tmp/caps-recv.err)"
-iid=$(rxx devmemx-rx queues | sed -n 's/.*"id":3,.*"dmabuf":\([0-9]*\).*/\1/p')
-[ -n "$iid" ] || fail "queue 3's in-tree binding id: $(rxx devmemx-rx queues)"
+iid=$(rxx devmemx-rx queues -j | sed -n 's/.*"id":3,.*"dmabuf":\([0-9]*\).*/\1/p')
+[ -n "$iid" ] || fail "queue 3's in-tree binding id: $(rxx devmemx-rx queues -j)"
 expect_eq "$(unmet queue 3)" \
 	"queue 3 is bound to in-tree devmem binding $iid: it ends when the process that bound it exits" \
 	"caps of queue 3 while in-tree devmem holds it"
@@ -117,6 +117,22 @@ kill "$rpid"
 wait "$rpid" || true
 intree_gone() { [ "$(unmet queue 3)" = none ]; }
 wait_until 10 intree_gone || fail "queue 3 still held after its process exited: $(unmet queue 3)"
+
+# ---- an ethtool that cannot set hds-thresh (trixie's 6.14) -----------------
+rxx ethtool -G dxsim1 tcp-data-split off
+mkdir -p /tmp/old-ethtool
+printf '#!/bin/sh\necho "ethtool version 6.14"\n' >/tmp/old-ethtool/ethtool
+chmod +x /tmp/old-ethtool/ethtool
+expect_eq "$(rxx env PATH=/tmp/old-ethtool:$PATH devmemx caps dev dxsim1 2>&1 >/dev/null)" \
+	'devmemx: this ethtool (6.14) cannot set hds-thresh and refuses "ethtool -G ... hds-thresh 0": it needs 6.15 or later (Debian: trixie-backports or sid)' \
+	"caps with ethtool 6.14"
+expect_eq "$(rxx env PATH=/tmp/no-such-dir "$(command -v devmemx)" caps dev dxsim1 2>&1 >/dev/null)" \
+	'devmemx: ethtool is not installed; the fixes below need it (apt install ethtool, 6.15 or later)' \
+	"caps without ethtool"
+expect_eq "$(rxx devmemx caps dev dxsim1 2>&1 >/dev/null)" "" "caps with the VM's ethtool ($(ethtool --version))"
+rxx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
+expect_eq "$(rxx env PATH=/tmp/old-ethtool:$PATH devmemx caps dev dxsim1 2>&1 >/dev/null)" "" \
+	"caps with ethtool 6.14, nothing to fix"
 
 # ---- a device that takes no devmem -----------------------------------------
 expect_eq "$(rxx devmemx caps dev lo | sed -n 's/^unmet: //p')" \

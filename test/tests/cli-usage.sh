@@ -10,9 +10,9 @@ bind() { devmemx bind dev lo queues 0 "$@"; }
 # --- help ------------------------------------------------------------------
 help=$(devmemx --help) || fail "--help exited $?"
 for line in \
-	'usage: devmemx [-j] bind dev IFNAME queues LIST [size SIZE]' \
+	'usage: devmemx [-j] bind dev IFNAME queues LIST [size SIZE | size auto [max-waste W]]' \
 	'                    (--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE | --pid PID --fd FD)' \
-	'                    [--persist]' \
+	'                    [--persist | --dry-run]' \
 	'       devmemx [-j] unbind ID|all' \
 	'       devmemx [-j] show [ID]' \
 	'       devmemx [-j] caps dev IFNAME [queue N]' \
@@ -21,7 +21,8 @@ for line in \
 	grep -qxF -- "$line" <<<"$help" || fail "--help lacks: $line"
 done
 for opt in 'dev IFNAME' 'queues LIST' 'size SIZE' '--udmabuf SIZE' '--hugetlb' \
-	'--dma-heap NAME SIZE' '--pid PID --fd FD' '--persist'; do
+	'--dma-heap NAME SIZE' '--pid PID --fd FD' '--persist' 'size auto' 'max-waste W' \
+	'--dry-run'; do
 	grep -qF -- "  $opt " <<<"$help" || fail "--help does not explain $opt"
 done
 expect_eq "$(devmemx bind --help)" "$help" "bind --help"

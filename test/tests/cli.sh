@@ -2,7 +2,7 @@
 # The CLI's own behaviour: help, version, bad usage.
 . /dx/tlib.sh
 
-devmemx --help | grep -c '^usage: devmemx \[-j\] bind dev IFNAME queues LIST \[size SIZE\]$' >/dev/null ||
+devmemx --help | grep -c '^usage: devmemx \[-j\] bind dev IFNAME queues LIST \[size SIZE | size auto \[max-waste W\]\]$' >/dev/null ||
 	fail "--help"
 expect_eq "$(devmemx --version)" "devmemx $DX_VERSION" "--version"
 expect_err 2 'devmemx: unknown command "frob" (try: devmemx --help)' devmemx frob

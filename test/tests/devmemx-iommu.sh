@@ -21,7 +21,7 @@ rxx() { ip netns exec rx "$@"; }
 id=$(rxx devmemx -j bind dev dxsim1 queues 3 size 64K --udmabuf 8M --persist | json_ids)
 [ -n "$id" ] || fail "bind of a plain 8M udmabuf at 64K printed no id"
 rxx devmemx show "$id" >/tmp/show
-for want in 'niov-count: 128' 'bytes-carved: 8388608' 'bytes-wasted: 0'; do
+for want in 'niov-count: 128' 'bytes-carved: 8M' 'bytes-wasted: 0'; do
 	grep -qx "$want" /tmp/show || fail "show lacks '$want': $(cat /tmp/show)"
 done
 expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"

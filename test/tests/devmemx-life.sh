@@ -18,11 +18,17 @@ id=$(rxx devmemx -j bind dev dxsim1 queues 2,3 size 64K --udmabuf 8M --hugetlb -
 rxx devmemx show "$id" >/tmp/show
 grep -qx 'queues: 2 3' /tmp/show || fail "show: $(cat /tmp/show)"
 grep -qx 'flags: persistent' /tmp/show || fail "show: $(cat /tmp/show)"
-grep -qx 'niov-size: 65536' /tmp/show || fail "show: $(cat /tmp/show)"
+grep -qx 'niov-size: 64K' /tmp/show || fail "show: $(cat /tmp/show)"
 grep -qx 'niov-count: 128' /tmp/show || fail "show: $(cat /tmp/show)"
-expect_eq "$(rxx devmemx-rx pools | grep -c "\"dmabuf\":$id}")" 2 "page pools with the binding"
-expect_eq "$(rxx devmemx-rx queues | sed -n "s/^{\"id\":\([0-9]*\),.*\"type\":0,\"dmabuf\":$id}$/\1/p" | tr '\n' ' ')" \
+expect_eq "$(rxx devmemx-rx pools -j | grep -c "\"dmabuf\":$id}")" 2 "page pools with the binding"
+expect_eq "$(rxx devmemx-rx queues -j | sed -n "s/^{\"id\":\([0-9]*\),.*\"type\":0,\"dmabuf\":$id}$/\1/p" | tr '\n' ' ')" \
 	"2 3 " "queues the netdev family shows with the binding"
+# The same in text, by name, for dxsim1 only.
+expect_eq "$(rxx devmemx-rx queues --dev dxsim1 | grep -v "^id [0-9]* dev dxsim1 type [rt]x")" "" \
+	"queues --dev dxsim1: lines of other devices"
+expect_eq "$(rxx devmemx-rx queues --dev dxsim1 | sed -n "s/^id \([0-9]*\) dev dxsim1 type rx binding $id$/\1/p" | tr '\n' ' ')" \
+	"2 3 " "queues --dev dxsim1 with the binding, in text"
+expect_eq "$(rxx devmemx-rx pools --dev lo | grep -c .)" 0 "page pools of lo"
 expect_eq "$(dx_live)" "1 128 2" "live objects with one binding"
 expect_err 1 "rmmod: can't unload module 'devmemx': Resource temporarily unavailable" rmmod devmemx
 expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
@@ -78,15 +84,15 @@ dmesg | tail -n +$((lines + 1)) |
 	grep -q "devmemx: 1 binding ended with the network namespace it was made in$" ||
 	fail "no kernel log line for the binding its namespace ended: $(dmesg | tail -n +$((lines + 1)))"
 ip link set dxsim1 up
-has_pools() { [ "$(devmemx-rx pools | grep -c '"ifindex"')" -ge 1 ]; }
+has_pools() { [ "$(devmemx-rx pools -j | grep -c '"ifindex"')" -ge 1 ]; }
 wait_until 10 has_pools ||
-	fail "dxsim1 made no page pools once up: $(devmemx-rx pools)"
-expect_eq "$(devmemx-rx pools | grep -c '"dmabuf"')" 0 \
+	fail "dxsim1 made no page pools once up: $(devmemx-rx pools -j)"
+expect_eq "$(devmemx-rx pools -j | grep -c '"dmabuf"')" 0 \
 	"page pools with a binding after its namespace went"
 
 # Device removal ends a binding, persistent too.
 id=$(devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist | json_ids)
-expect_eq "$(devmemx-rx pools | grep -c "\"dmabuf\":$id}")" 1 "page pools with binding $id"
+expect_eq "$(devmemx-rx pools -j | grep -c "\"dmabuf\":$id}")" 1 "page pools with binding $id"
 rmmod devmemx_sim
 dx_wait_idle
 expect_eq "$(devmemx show)" "" "bindings after the device went"

@@ -93,7 +93,7 @@ expect_eq "$(rxx devmemx show)" "" "rx's bindings after dxsim1 moved"
 in_userns ip link set lo up
 in_userns ip addr add 192.0.2.2/24 dev dxsim1
 in_userns ip link set dxsim1 up
-expect_eq "$(in_userns devmemx-rx pools | grep -c '"dmabuf"')" 0 \
+expect_eq "$(in_userns devmemx-rx pools -j | grep -c '"dmabuf"')" 0 \
 	"page pools with a binding on dxsim1, up in the user namespace"
 
 # Nor a binding, nor a device, nor a process, of another namespace: tx's
@@ -150,7 +150,7 @@ wait_until 10 userns_one ||
 	fail "the user namespace's info (bindings niovs page-pools): $(userns_live)"
 in_userns devmemx show "$uid" >/tmp/show
 grep -qx 'state: bound' /tmp/show || fail "the user namespace's show: $(cat /tmp/show)"
-grep -qx "ifindex: $(in_userns ip -o link show dxsim1 | cut -d: -f1)" /tmp/show ||
+grep -qx "dev: dxsim1" /tmp/show ||
 	fail "the user namespace's show: $(cat /tmp/show)"
 expect_eq "$(in_userns devmemx -j show | ids)" "$uid " "the user namespace's bindings"
 expect_eq "$(ip netns exec tx devmemx -j show | ids)" "$rid " "tx's bindings"

@@ -34,7 +34,7 @@ id=$(rxx devmemx -j bind dev dxsim1 queues 3 size 64K --pid "$pid" --fd "$fd" --
 	json_ids)
 [ -n "$id" ] || fail "bind of the held dma-buf printed no id"
 rxx devmemx show "$id" >/tmp/show
-for want in 'niov-size: 65536' 'niov-count: 256' 'bytes-carved: 16777216' \
+for want in 'niov-size: 64K' 'niov-count: 256' 'bytes-carved: 16M' \
 	'bytes-wasted: 0'; do
 	grep -qx "$want" /tmp/show || fail "show lacks '$want': $(cat /tmp/show)"
 done

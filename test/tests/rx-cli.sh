@@ -16,6 +16,10 @@ rc=0; rx >/dev/null 2>&1 || rc=$?
 expect_eq "$rc" 2 "no command"
 
 expect_err 2 'devmemx-rx: unknown command "frob" (try: devmemx-rx --help)' rx frob
+expect_err 2 'devmemx-rx: unknown option "--frob" for pools (try: devmemx-rx --help)' rx pools --frob
+expect_err 2 'devmemx-rx: queues takes no argument "extra" (try: devmemx-rx --help)' rx queues extra
+expect_err 2 'devmemx-rx: --dev needs IFNAME' rx qstats --dev
+expect_err 1 'devmemx-rx: no network device "nosuch" (see: ip link)' rx qstats --dev nosuch
 expect_err 2 'devmemx-rx: unknown option "--frob" for recv (try: devmemx-rx --help)' \
 	recv --dev lo --queues 0 --frob
 expect_err 2 'devmemx-rx: unknown option "--bytes" for recv (try: devmemx-rx --help)' \

@@ -121,7 +121,7 @@ flush_deferred_skbs
 ifindex=$(ip netns exec rx cat /sys/class/net/dxsim1/ifindex)
 for try in 1 2 3 4 5; do
 	ip netns exec rx ethtool -S dxsim1 >/tmp/es0.txt
-	ip netns exec rx devmemx-rx qstats >/tmp/qstats.json
+	ip netns exec rx devmemx-rx qstats -j >/tmp/qstats.json
 	ip netns exec rx ethtool -S dxsim1 >/tmp/es1.txt
 	cmp -s /tmp/es0.txt /tmp/es1.txt && break
 	[ $try = 5 ] && fail "qstats: dxsim1's counters never held still over one qstats dump"
@@ -140,7 +140,7 @@ done
 # The device's totals keep what its queues counted when ethtool -L takes
 # queues away (the driver's base stats carry them).
 dev_rx() { # counter: dxsim1's device-scope qstats value
-	ip netns exec rx devmemx-rx qstats | grep "^{\"ifindex\":$ifindex,\"rx_packets\"" >/tmp/qd.json ||
+	ip netns exec rx devmemx-rx qstats -j | grep "^{\"ifindex\":$ifindex,\"rx_packets\"" >/tmp/qd.json ||
 		fail "qstats: no device line for dxsim1"
 	jget "$1" /tmp/qd.json
 }

@@ -241,13 +241,13 @@ combined() { rxx ethtool -l dxsim1 | awk '/^Combined:/ { printf "%s ", $2 }'; }
 # The RX queues the netdev family lists for dxsim1 (qstats go by them too).
 ifindex=$(rxx cat /sys/class/net/dxsim1/ifindex)
 nl_queues() {
-	rxx devmemx-rx queues |
+	rxx devmemx-rx queues -j |
 		sed -n "s/^{\"id\":\([0-9]*\),\"ifindex\":$ifindex,\"type\":0.*/\1/p" | tr '\n' ' '
 }
 # Page pools of dxsim1 that serve a queue (not ones freed, still draining).
 nl_pools() {
 	flush_deferred_skbs
-	rxx devmemx-rx pools | grep "\"ifindex\":$ifindex," | grep -vc detach_time
+	rxx devmemx-rx pools -j | grep "\"ifindex\":$ifindex," | grep -vc detach_time
 }
 
 expect_eq "$(combined)" "4 4 " "ethtool -l: max, current"
@@ -311,7 +311,7 @@ rxx ethtool -L dxsim1 combined 4
 # A queue bound to in-tree devmem cannot go away, even without a rule on it.
 mp_refusal=$(lerr "requested channel counts are too low for existing memory provider setting (4)")
 recv_start dm 6150 1048576 --queues 3 --no-flow-rule
-bound() { rxx devmemx-rx queues | grep -c "^{\"id\":3,\"ifindex\":$ifindex,\"type\":0,\"dmabuf\"" >/dev/null; }
+bound() { rxx devmemx-rx queues -j | grep -c "^{\"id\":3,\"ifindex\":$ifindex,\"type\":0,\"dmabuf\"" >/dev/null; }
 unbound() { ! bound; }
 wait_until 10 bound || fail "queue 3 not bound: $(cat /tmp/dm.err)"
 expect_err 1 "$mp_refusal" rxx ethtool -L dxsim1 combined 3

@@ -23,7 +23,7 @@ done
 dx_sim_devmem 9000
 trap dx_sim_teardown EXIT
 devmem_xfer 4194304 7500 --queues 2 --provider devmemx --rx-page-size 64K --udmabuf 8M --hugetlb
-ip netns exec rx devmemx-rx qstats >/dev/null || fail "qstats"
+ip netns exec rx devmemx-rx qstats -j >/dev/null || fail "qstats"
 trap - EXIT
 dx_sim_teardown
 

@@ -73,6 +73,8 @@ if [ -x /src/build/tools-asan/devmemx ]; then
 fi
 # The kernel's reference devmem client, linked statically.
 cp /src/build/tools/ncdevmem "$stage/usr/bin/ncdevmem"
+# A client of devmemx made with the kernel's YNL generator (static too).
+cp /src/build/tools/ynl-bind "$stage/usr/bin/ynl-bind"
 find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;
 # kmod's modprobe, for what dkms built (the root test deb leaves its modules
 # and the installed modprobe files in build/dkms): installed where dkms and

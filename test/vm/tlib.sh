@@ -126,7 +126,7 @@ devmem_xfer() {
 }
 
 # Page pools listed in netns $1 (page-pool-get dump), one JSON line each.
-pools() { ip netns exec "$1" devmemx-rx pools; }
+pools() { ip netns exec "$1" devmemx-rx pools -j; }
 # How many of them hold a dma-buf binding (in-tree or devmemx).
 dmabuf_pools() {
 	local out
@@ -134,7 +134,7 @@ dmabuf_pools() {
 	grep -c '"dmabuf"' <<<"$out" || true
 }
 # The id of each JSON line on stdin that begins with one (devmemx -j bind
-# and show, devmemx-rx queues), one per line.
+# and show, devmemx-rx queues -j), one per line.
 json_ids() { sed -n 's/^{"id":\([0-9]*\),.*/\1/p'; }
 
 # Freed skbs wait on the per-CPU defer list of the CPU that received them

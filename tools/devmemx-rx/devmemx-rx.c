@@ -202,13 +202,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "ab"))
 		return rx_ab(argc - 1, argv + 1);
-	if (!strcmp(cmd, "pools") && argc == 2)
-		return rx_netdev_list(RX_LIST_POOLS) ? 1 : 0;
-	if (!strcmp(cmd, "queues") && argc == 2)
-		return rx_netdev_list(RX_LIST_QUEUES) ? 1 : 0;
-	if (!strcmp(cmd, "qstats") && argc == 2)
-		return rx_netdev_list(RX_LIST_QSTATS_DEV) ||
-		       rx_netdev_list(RX_LIST_QSTATS) ? 1 : 0;
+	if (!strcmp(cmd, "pools") || !strcmp(cmd, "queues") ||
+	    !strcmp(cmd, "qstats"))
+		return rx_netdev_cmd(argc - 1, argv + 1);
 	if (!strcmp(cmd, "selftest-pattern") && argc == 2)
 		return cmd_selftest_pattern() ? 1 : 0;
 	fprintf(stderr, "devmemx-rx: unknown command \"%s\" (try: devmemx-rx --help)\n",

@@ -1,20 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * devmemx-rx pools | queues | qstats: what the netdev family lists in this
- * network namespace (page-pool-get, queue-get, per-queue qstats-get dumps),
- * one JSON line per object. Tests use them to see which binding a page pool
- * or queue has, and what each RX queue received (HW-GRO included).
+ * devmemx-rx pools | queues | qstats [--dev IFNAME] [-j]: what the netdev
+ * family lists in this network namespace (page-pool-get, queue-get,
+ * per-device and per-queue qstats-get dumps), one line per object: "name
+ * value" pairs with devices by name, queue types by name and byte counts
+ * as sizes, or with -j one JSON object of the kernel's numbers. Tests use
+ * them to see which binding a page pool or queue has, and what each RX
+ * queue received (HW-GRO included).
  */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
+#include <net/if.h>
 #include <stdio.h>
+#include <string.h>
 #include <linux/netdev.h>
 
 #include "rx.h"
 
+/* How text shows a field (JSON always has the number). */
+enum rx_fmt { RX_NUM, RX_DEV, RX_BYTES, RX_QTYPE, RX_BINDING };
+
 struct rx_field {
 	int attr;
 	const char *name;
+	enum rx_fmt fmt;
 };
 
 struct rx_listing {
@@ -26,41 +36,41 @@ struct rx_listing {
 };
 
 static const struct rx_field rx_pool_fields[] = {
-	{ NETDEV_A_PAGE_POOL_ID, "id" },
-	{ NETDEV_A_PAGE_POOL_IFINDEX, "ifindex" },
-	{ NETDEV_A_PAGE_POOL_NAPI_ID, "napi_id" },
-	{ NETDEV_A_PAGE_POOL_INFLIGHT, "inflight" },
-	{ NETDEV_A_PAGE_POOL_INFLIGHT_MEM, "inflight_mem" },
-	{ NETDEV_A_PAGE_POOL_DETACH_TIME, "detach_time" },
-	{ NETDEV_A_PAGE_POOL_DMABUF, "dmabuf" },
-	{ 0, NULL }
+	{ NETDEV_A_PAGE_POOL_ID, "id", RX_NUM },
+	{ NETDEV_A_PAGE_POOL_IFINDEX, "ifindex", RX_DEV },
+	{ NETDEV_A_PAGE_POOL_NAPI_ID, "napi_id", RX_NUM },
+	{ NETDEV_A_PAGE_POOL_INFLIGHT, "inflight", RX_NUM },
+	{ NETDEV_A_PAGE_POOL_INFLIGHT_MEM, "inflight_mem", RX_BYTES },
+	{ NETDEV_A_PAGE_POOL_DETACH_TIME, "detach_time", RX_NUM },
+	{ NETDEV_A_PAGE_POOL_DMABUF, "dmabuf", RX_BINDING },
+	{ 0, NULL, RX_NUM }
 };
 
 /* RX queues only: type is what the dump reports for each. */
 static const struct rx_field rx_queue_fields[] = {
-	{ NETDEV_A_QUEUE_ID, "id" },
-	{ NETDEV_A_QUEUE_IFINDEX, "ifindex" },
-	{ NETDEV_A_QUEUE_TYPE, "type" },
-	{ NETDEV_A_QUEUE_DMABUF, "dmabuf" },
-	{ 0, NULL }
+	{ NETDEV_A_QUEUE_ID, "id", RX_NUM },
+	{ NETDEV_A_QUEUE_IFINDEX, "ifindex", RX_DEV },
+	{ NETDEV_A_QUEUE_TYPE, "type", RX_QTYPE },
+	{ NETDEV_A_QUEUE_DMABUF, "dmabuf", RX_BINDING },
+	{ 0, NULL, RX_NUM }
 };
 
 /* Per device, then per queue; the driver reports only what it counts. */
 static const struct rx_field rx_qstats_fields[] = {
-	{ NETDEV_A_QSTATS_IFINDEX, "ifindex" },
-	{ NETDEV_A_QSTATS_QUEUE_TYPE, "queue_type" },
-	{ NETDEV_A_QSTATS_QUEUE_ID, "queue_id" },
-	{ NETDEV_A_QSTATS_RX_PACKETS, "rx_packets" },
-	{ NETDEV_A_QSTATS_RX_BYTES, "rx_bytes" },
-	{ NETDEV_A_QSTATS_RX_ALLOC_FAIL, "rx_alloc_fail" },
-	{ NETDEV_A_QSTATS_RX_HW_DROPS, "rx_hw_drops" },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_PACKETS, "rx_hw_gro_packets" },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_BYTES, "rx_hw_gro_bytes" },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_PACKETS, "rx_hw_gro_wire_packets" },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_BYTES, "rx_hw_gro_wire_bytes" },
-	{ NETDEV_A_QSTATS_TX_PACKETS, "tx_packets" },
-	{ NETDEV_A_QSTATS_TX_BYTES, "tx_bytes" },
-	{ 0, NULL }
+	{ NETDEV_A_QSTATS_IFINDEX, "ifindex", RX_DEV },
+	{ NETDEV_A_QSTATS_QUEUE_TYPE, "queue_type", RX_QTYPE },
+	{ NETDEV_A_QSTATS_QUEUE_ID, "queue_id", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_PACKETS, "rx_packets", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_BYTES, "rx_bytes", RX_BYTES },
+	{ NETDEV_A_QSTATS_RX_ALLOC_FAIL, "rx_alloc_fail", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_DROPS, "rx_hw_drops", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_PACKETS, "rx_hw_gro_packets", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_BYTES, "rx_hw_gro_bytes", RX_BYTES },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_PACKETS, "rx_hw_gro_wire_packets", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_BYTES, "rx_hw_gro_wire_bytes", RX_BYTES },
+	{ NETDEV_A_QSTATS_TX_PACKETS, "tx_packets", RX_NUM },
+	{ NETDEV_A_QSTATS_TX_BYTES, "tx_bytes", RX_BYTES },
+	{ 0, NULL, RX_NUM }
 };
 
 static const struct rx_listing rx_listings[] = {
@@ -79,18 +89,76 @@ static const struct rx_listing rx_listings[] = {
 			     .scope = NETDEV_QSTATS_SCOPE_QUEUE },
 };
 
+/* What a listing prints: its fields, only @ifindex's objects (0: all). */
+struct rx_print_ctx {
+	const struct rx_field *fields;
+	unsigned int ifindex;
+	bool json;
+};
+
+/* One field's value as text, "-" where the field has none to name. */
+static void rx_print_text(const struct rx_field *f, uint64_t v)
+{
+	char buf[IF_NAMESIZE + 24];
+
+	switch (f->fmt) {
+	case RX_DEV:
+		if (v > UINT32_MAX || !if_indextoname(v, buf))
+			snprintf(buf, sizeof(buf), "ifindex-%" PRIu64, v);
+		fputs(buf, stdout);
+		return;
+	case RX_QTYPE:
+		fputs(v == NETDEV_QUEUE_TYPE_RX ? "rx" :
+		      v == NETDEV_QUEUE_TYPE_TX ? "tx" : "other", stdout);
+		return;
+	case RX_BYTES:
+		dx_fmt_size(v, buf, sizeof(buf));
+		fputs(buf, stdout);
+		return;
+	default:
+		printf("%" PRIu64, v);
+	}
+}
+
 static int rx_print(const struct dx_reply *r, void *arg)
 {
-	const struct rx_field *f = arg;
-	const char *sep = "{";
+	const struct rx_print_ctx *c = arg;
+	const struct rx_field *f = c->fields;
+	const char *sep = c->json ? "{" : "";
+	const char *n;
 
-	for (; f->name; f++) {
+	/* --dev: objects of that device only (not those whose device went). */
+	for (; c->ifindex && f->name; f++)
+		if (f->fmt == RX_DEV && (!r->tb[f->attr] ||
+					 dx_nla_uint(r->tb[f->attr]) != c->ifindex))
+			return 0;
+	for (f = c->fields; f->name; f++) {
 		if (!r->tb[f->attr])
 			continue;
-		printf("%s\"%s\":%" PRIu64, sep, f->name, dx_nla_uint(r->tb[f->attr]));
-		sep = ",";
+		if (c->json) {
+			printf("%s\"%s\":%" PRIu64, sep, f->name,
+			       dx_nla_uint(r->tb[f->attr]));
+			sep = ",";
+			continue;
+		}
+		fputs(sep, stdout);
+		sep = " ";
+		/* Text names: dev, binding, hyphens. */
+		if (f->fmt == RX_DEV)
+			fputs("dev ", stdout);
+		else if (f->fmt == RX_BINDING)
+			fputs("binding ", stdout);
+		else
+			for (n = f->name; *n; n++)
+				putchar(*n == '_' ? '-' : *n);
+		if (f->fmt != RX_DEV && f->fmt != RX_BINDING)
+			putchar(' ');
+		rx_print_text(f, dx_nla_uint(r->tb[f->attr]));
 	}
-	printf("%s\n", *sep == '{' ? "{}" : "}");
+	if (c->json)
+		puts(*sep == '{' ? "{}" : "}");
+	else
+		putchar('\n');
 	return 0;
 }
 
@@ -123,10 +191,63 @@ int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
 	return ret;
 }
 
-int rx_netdev_list(enum rx_list which)
+static int rx_netdev_list(enum rx_list which, struct rx_print_ctx *c)
 {
 	const struct rx_listing *l = &rx_listings[which];
 
-	return rx_netdev_dump(l->cmd, l->maxattr, l->scope, rx_print,
-			      (void *)l->fields, l->what, 0);
+	c->fields = l->fields;
+	return rx_netdev_dump(l->cmd, l->maxattr, l->scope, rx_print, c,
+			      l->what, 0);
+}
+
+int rx_netdev_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dev", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct rx_print_ctx c = { 0 };
+	const char *cmd = argv[0];
+	int opt;
+
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			c.ifindex = if_nametoindex(optarg);
+			if (!c.ifindex) {
+				fprintf(stderr, "devmemx-rx: no network device \"%s\" (see: ip link)\n",
+					optarg);
+				return 1;
+			}
+			break;
+		case 'j':
+			c.json = true;
+			break;
+		case 'h':
+			rx_usage(stdout);
+			return 0;
+		case ':':
+			dx_bad_usage("%s needs IFNAME", argv[optind - 1]);
+			return 2;
+		default:
+			dx_bad_usage("unknown option \"%s\" for %s (try: devmemx-rx --help)",
+				     argv[optind - 1], cmd);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		dx_bad_usage("%s takes no argument \"%s\" (try: devmemx-rx --help)",
+			     cmd, argv[optind]);
+		return 2;
+	}
+	if (!strcmp(cmd, "pools"))
+		return rx_netdev_list(RX_LIST_POOLS, &c) ? 1 : 0;
+	if (!strcmp(cmd, "queues"))
+		return rx_netdev_list(RX_LIST_QUEUES, &c) ? 1 : 0;
+	return rx_netdev_list(RX_LIST_QSTATS_DEV, &c) ||
+	       rx_netdev_list(RX_LIST_QSTATS, &c) ? 1 : 0;
 }

@@ -119,11 +119,12 @@ int rx_watch_link(const char *dev, unsigned int ifindex);
 void rx_unwatch_link(void);
 int rx_wait(int fd, short events, int timeout_ms);
 
-/* rx-netdev.c: netdev family dumps, one JSON line per object. */
+/* rx-netdev.c: netdev family dumps, one line per object. */
 enum rx_list {
 	RX_LIST_POOLS, RX_LIST_QUEUES, RX_LIST_QSTATS_DEV, RX_LIST_QSTATS
 };
-int rx_netdev_list(enum rx_list which);
+/* pools | queues | qstats [--dev IFNAME] [-j]: argv[0] is the command. */
+int rx_netdev_cmd(int argc, char **argv);
 int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
 		   void *arg, const char *what, int quiet_err);
 

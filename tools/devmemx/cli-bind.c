@@ -2,7 +2,9 @@
 /*
  * devmemx bind: make or take a dma-buf, bind it to RX queues, print the
  * binding; then hold it until SIGINT/SIGTERM (the binding ends with our
- * socket), or with --persist leave it bound and exit.
+ * socket), or with --persist leave it bound and exit. --dry-run asks the
+ * kernel what each niov size would carve (BIND-CHECK) and binds nothing;
+ * size auto picks from that answer.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,6 +25,10 @@ struct bind_args {
 	unsigned int nqueues;
 	uint32_t size;
 	bool size_set;			/* else the kernel's default */
+	bool size_auto;			/* size auto */
+	uint64_t max_waste;		/* bytes, or per mille of the dma-buf */
+	bool max_waste_set, max_waste_pm;
+	bool dry_run;
 	struct dx_dmabuf_spec buf;	/* --udmabuf, --dma-heap */
 	unsigned int made;		/* --udmabuf and --dma-heap given */
 	int pid, fd;			/* --pid, --fd: -1 when not given */
@@ -49,8 +55,38 @@ static int kw_size(void *ctx, char **argv)
 {
 	struct bind_args *a = ctx;
 
-	a->size_set = true;
+	a->size_auto = !strcmp(argv[0], "auto");
+	a->size_set = !a->size_auto;
+	if (a->size_auto)
+		return 0;
 	return dx_parse_buf_size(argv[0], "size", &a->size);
+}
+
+/* SIZE (bytes), or P% of the dma-buf (to a tenth of a percent). */
+static int kw_max_waste(void *ctx, char **argv)
+{
+	struct bind_args *a = ctx;
+	size_t len = strlen(argv[0]);
+	double pct;
+	char *end;
+
+	a->max_waste_set = true;
+	if (!len || argv[0][len - 1] != '%')
+		return dx_parse_size(argv[0], "max-waste", &a->max_waste);
+	pct = strtod(argv[0], &end);
+	if (end != argv[0] + len - 1 || !(pct >= 0 && pct <= 100))
+		return dx_bad_usage("bad max-waste \"%s\": a size, or a percentage from 0%% to 100%%",
+				    argv[0]);
+	a->max_waste_pm = true;
+	a->max_waste = pct * 10 + 0.5;
+	return 0;
+}
+
+static int kw_dry_run(void *ctx, char **argv)
+{
+	(void)argv;
+	((struct bind_args *)ctx)->dry_run = true;
+	return 0;
 }
 
 static int kw_udmabuf(void *ctx, char **argv)
@@ -116,6 +152,12 @@ static int bind_check(const struct bind_args *a)
 		return dx_bad_usage("bind needs dev IFNAME");
 	if (!a->nqueues)
 		return dx_bad_usage("bind needs queues LIST (e.g. queues 2)");
+	if (a->dry_run && a->persist)
+		return dx_bad_usage("--dry-run binds nothing: drop --persist");
+	if (a->dry_run && a->size_set)
+		return dx_bad_usage("--dry-run reports every size the driver takes: drop size (or say size auto)");
+	if (a->max_waste_set && !a->size_auto)
+		return dx_bad_usage("max-waste goes with size auto");
 	if (!sources)
 		return dx_bad_usage("bind needs a dma-buf: --udmabuf SIZE, --dma-heap NAME SIZE or --pid PID --fd FD");
 	if (sources > 1)
@@ -137,6 +179,8 @@ static int bind_parse(int argc, char **argv, struct bind_args *a)
 		{ "dev", 1, "IFNAME", kw_dev },
 		{ "queues", 1, "LIST", kw_queues },
 		{ "size", 1, "SIZE", kw_size },
+		{ "max-waste", 1, "SIZE|P%", kw_max_waste },
+		{ "--dry-run", 0, NULL, kw_dry_run },
 		{ "--udmabuf", 1, "SIZE", kw_udmabuf },
 		{ "--hugetlb", 0, NULL, kw_hugetlb },
 		{ "--dma-heap", 2, "NAME SIZE", kw_dma_heap },
@@ -229,6 +273,139 @@ static int bind_rx(struct dx_nl *nl, const struct bind_args *a,
 	return ret;
 }
 
+/* ---- the dry run and size auto ------------------------------------------ */
+
+#define CHECK_MAX_SIZES	32
+
+struct carve_row {
+	uint64_t v[DEVMEMX_A_CARVE_MAX + 1];	/* by attribute */
+};
+
+struct check_reply {
+	uint64_t dmabuf_size;
+	struct carve_row rows[CHECK_MAX_SIZES];
+	unsigned int n;
+	bool json;		/* print the reply as JSON (-j --dry-run) */
+};
+
+static int take_check(const struct dx_reply *r, void *arg)
+{
+	struct nlattr *tb[DEVMEMX_A_CARVE_MAX + 1], *a;
+	struct check_reply *c = arg;
+	int rem, i;
+
+	if (!r->tb[DEVMEMX_A_BINDING_DMABUF_SIZE])
+		return -EPROTO;
+	c->dmabuf_size = nla_get_u64(r->tb[DEVMEMX_A_BINDING_DMABUF_SIZE]);
+	nla_for_each_attr(a, r->attrs, r->len, rem) {
+		if (nla_type(a) != DEVMEMX_A_BINDING_CARVE)
+			continue;
+		if (c->n == CHECK_MAX_SIZES ||
+		    nla_parse_nested(tb, DEVMEMX_A_CARVE_MAX, a, NULL) < 0)
+			return -EPROTO;
+		for (i = 1; i <= DEVMEMX_A_CARVE_MAX; i++) {
+			if (!tb[i])
+				return -EPROTO;
+			c->rows[c->n].v[i] = nla_len(tb[i]) == 8 ?
+					     nla_get_u64(tb[i]) :
+					     nla_len(tb[i]) == 4 ?
+					     nla_get_u32(tb[i]) :
+					     nla_get_u8(tb[i]);
+		}
+		c->n++;
+	}
+	if (c->json)
+		dx_print_flags(r, dx_binding_attrs, DEVMEMX_A_BINDING_MAX,
+			       DX_PRINT_JSON | DX_PRINT_RAW);
+	return 0;
+}
+
+static int check_rx(struct dx_nl *nl, const struct bind_args *a,
+		    unsigned int ifindex, int fd, struct check_reply *c)
+{
+	struct dx_bind_req req = {
+		.ifindex = ifindex,
+		.fd = fd,
+		.queues = a->queues,
+		.nqueues = a->nqueues,
+	};
+	struct nl_msg *msg;
+	char what[64];
+	int ret;
+
+	msg = dx_bind_check_msg(nl, &req);
+	if (!msg)
+		return -ENOMEM;
+	snprintf(what, sizeof(what), "dry run of a bind to %s", a->dev);
+	nl->hint = dx_perm_hint;
+	nl->hint_arg = "a dry run";
+	ret = dx_nl_call(nl, msg, DEVMEMX_A_BINDING_MAX, take_check, c, what);
+	if (!ret && !c->n) {
+		fprintf(stderr, "%s: %s: the kernel sent no sizes\n", dx_prog, what);
+		return -EPROTO;
+	}
+	return ret;
+}
+
+static uint64_t max_waste(const struct bind_args *a, uint64_t dmabuf_size)
+{
+	if (!a->max_waste_set)
+		return dmabuf_size / 100;	/* 1% */
+	if (a->max_waste_pm)
+		return dmabuf_size * a->max_waste / 1000;
+	return a->max_waste;
+}
+
+/* size auto: the largest size whose metadata fits and that wastes little. */
+static int pick_size(const struct bind_args *a, const struct check_reply *c,
+		     unsigned int *row)
+{
+	uint64_t limit = max_waste(a, c->dmabuf_size);
+	char lim[16], buf[16];
+	unsigned int i;
+
+	for (i = c->n; i--; ) {
+		const uint64_t *v = c->rows[i].v;
+
+		if (v[DEVMEMX_A_CARVE_NIOV_COUNT] &&
+		    v[DEVMEMX_A_CARVE_METADATA_FITS] &&
+		    v[DEVMEMX_A_CARVE_BYTES_WASTED] <= limit) {
+			*row = i;
+			return 0;
+		}
+	}
+	dx_fmt_size(limit, lim, sizeof(lim));
+	dx_fmt_size(c->dmabuf_size, buf, sizeof(buf));
+	fprintf(stderr, "%s: size auto: every size %s takes wastes more than %s of the %s dma-buf (see: devmemx bind ... --dry-run; raise max-waste)\n",
+		dx_prog, a->dev, lim, buf);
+	return -ERANGE;
+}
+
+static void print_check(const struct bind_args *a, const struct check_reply *c,
+			int pick)
+{
+	char f[5][16];
+	unsigned int i;
+
+	dx_fmt_size(c->dmabuf_size, f[0], sizeof(f[0]));
+	printf("dma-buf: %s, mapped for %s; nothing bound\n", f[0], a->dev);
+	printf("%-6s %10s %8s %8s %9s %5s %s\n", "size", "niovs", "carved",
+	       "wasted", "metadata", "fits", "in-tree-7.3");
+	for (i = 0; i < c->n; i++) {
+		const uint64_t *v = c->rows[i].v;
+
+		dx_fmt_size(v[DEVMEMX_A_CARVE_NIOV_SIZE], f[0], sizeof(f[0]));
+		dx_fmt_size(v[DEVMEMX_A_CARVE_BYTES_CARVED], f[1], sizeof(f[1]));
+		dx_fmt_size(v[DEVMEMX_A_CARVE_BYTES_WASTED], f[2], sizeof(f[2]));
+		dx_fmt_size(v[DEVMEMX_A_CARVE_METADATA_BYTES], f[3], sizeof(f[3]));
+		printf("%-6s %10" PRIu64 " %8s %8s %9s %5s %s%s\n", f[0],
+		       v[DEVMEMX_A_CARVE_NIOV_COUNT], f[1], f[2], f[3],
+		       v[DEVMEMX_A_CARVE_METADATA_FITS] ? "yes" : "no",
+		       v[DEVMEMX_A_CARVE_INTREE_ALIGNED] ? "aligned" : "refuses",
+		       (int)i == pick ? "  <- size auto" : "");
+	}
+}
+
 static void hold(const struct bind_args *a, uint32_t id,
 		 const sigset_t *waitmask)
 {
@@ -236,6 +413,39 @@ static void hold(const struct bind_args *a, uint32_t id,
 		dx_prog, id, a->dev);
 	while (!bind_stop)
 		sigsuspend(waitmask);
+}
+
+/* The dry run, the size it picks, the bind: as @a asks. */
+static int bind_or_check(struct dx_nl *nl, struct bind_args *a,
+			 unsigned int ifindex, int fd, struct bind_reply *b)
+{
+	struct check_reply c = { .json = cli_json && a->dry_run };
+	char sz[16], lim[16], w[16];
+	int ret, pick = -1;
+	unsigned int row = 0;
+
+	if (!a->dry_run && !a->size_auto)
+		return bind_rx(nl, a, ifindex, fd, b);
+	ret = check_rx(nl, a, ifindex, fd, &c);
+	if (!ret && a->size_auto) {
+		ret = pick_size(a, &c, &row);
+		pick = ret ? -1 : (int)row;
+	}
+	if (a->dry_run) {
+		if (!cli_json && c.n)
+			print_check(a, &c, pick);
+		return ret;
+	}
+	if (ret)
+		return ret;
+	a->size = c.rows[row].v[DEVMEMX_A_CARVE_NIOV_SIZE];
+	a->size_set = true;
+	dx_fmt_size(a->size, sz, sizeof(sz));
+	dx_fmt_size(max_waste(a, c.dmabuf_size), lim, sizeof(lim));
+	dx_fmt_size(c.rows[row].v[DEVMEMX_A_CARVE_BYTES_WASTED], w, sizeof(w));
+	fprintf(stderr, "%s: size auto: %s, the largest size %s takes that wastes at most %s of the dma-buf (it wastes %s)\n",
+		dx_prog, sz, a->dev, lim, w);
+	return bind_rx(nl, a, ifindex, fd, b);
 }
 
 /* The dma-buf to bind: made here (@buf) or taken from another process. */
@@ -270,8 +480,8 @@ int cli_bind(int argc, char **argv)
 		return CLI_FAIL;
 	ret = cli_open(&nl);
 	if (!ret) {
-		ret = bind_rx(&nl, &a, ifindex, fd, &b);
-		if (!ret && !a.persist)
+		ret = bind_or_check(&nl, &a, ifindex, fd, &b);
+		if (!ret && !a.persist && !a.dry_run)
 			hold(&a, b.id, &waitmask);
 		dx_nl_close(&nl);
 	}

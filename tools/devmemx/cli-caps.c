@@ -344,6 +344,36 @@ static int judge(struct caps_state *s)
 	return ret;
 }
 
+/*
+ * Header-data split is set with ethtool, and hds-thresh only by ethtool
+ * 6.15 or later (trixie has 6.14, which refuses the whole command): say so
+ * when the fix needs it and this host's ethtool cannot.
+ */
+static void check_ethtool(const struct caps_state *s)
+{
+	unsigned int major = 0, minor = 0;
+	char line[128] = "";
+	FILE *f;
+
+	if (!s->buf_sizes || (s->tcp_data_split == ETHTOOL_TCP_DATA_SPLIT_ENABLED &&
+			      !s->hds_thresh))
+		return;
+	f = popen("ethtool --version 2>/dev/null", "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		pclose(f);
+	}
+	if (sscanf(line, "ethtool version %u.%u", &major, &minor) < 1) {
+		fprintf(stderr, "%s: ethtool is not installed; the fixes below need it (apt install ethtool, 6.15 or later)\n",
+			dx_prog);
+		return;
+	}
+	if (major < 6 || (major == 6 && minor < 15))
+		fprintf(stderr, "%s: this ethtool (%u.%u) cannot set hds-thresh and refuses \"ethtool -G ... hds-thresh 0\": it needs 6.15 or later (Debian: trixie-backports or sid)\n",
+			dx_prog, major, minor);
+}
+
 static void print_state(const struct caps_state *s)
 {
 	const char *xdp = s->xdp >= 0 && s->xdp <= XDP_ATTACHED_MULTI ?
@@ -374,6 +404,8 @@ static void print_state(const struct caps_state *s)
 		puts("unmet: none");
 	for (i = 0; i < s->nunmet; i++)
 		printf("unmet: %s\n", s->unmet[i]);
+	fflush(stdout);
+	check_ethtool(s);
 }
 
 /* ---- the command ---------------------------------------------------------- */

@@ -13,9 +13,9 @@ bool cli_json;
 
 void cli_usage(FILE *f)
 {
-	fputs("usage: devmemx [-j] bind dev IFNAME queues LIST [size SIZE]\n"
+	fputs("usage: devmemx [-j] bind dev IFNAME queues LIST [size SIZE | size auto [max-waste W]]\n"
 	      "                    (--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE | --pid PID --fd FD)\n"
-	      "                    [--persist]\n"
+	      "                    [--persist | --dry-run]\n"
 	      "       devmemx [-j] unbind ID|all\n"
 	      "       devmemx [-j] show [ID]\n"
 	      "       devmemx [-j] caps dev IFNAME [queue N]\n"
@@ -28,6 +28,9 @@ void cli_usage(FILE *f)
 	      "  dev IFNAME            the network device\n"
 	      "  queues LIST           RX queues to bind: 2, 2,3 or 2-5,8\n"
 	      "  size SIZE             niov size, a power of two from 4K (default: PAGE_SIZE)\n"
+	      "  size auto             the largest size the driver takes whose metadata fits\n"
+	      "                        and that wastes at most W of the dma-buf\n"
+	      "  max-waste W           for size auto: bytes (256K) or a share (0.5%; default 1%)\n"
 	      "  --udmabuf SIZE        a new dma-buf of SIZE bytes: a memfd via /dev/udmabuf\n"
 	      "  --hugetlb             back it with 2M huge pages (SIZE a multiple of 2M)\n"
 	      "  --dma-heap NAME SIZE  a new dma-buf from /dev/dma_heap/NAME instead\n"
@@ -36,6 +39,11 @@ void cli_usage(FILE *f)
 	      "  --persist             print the binding and exit, leaving it bound; it ends\n"
 	      "                        on unbind or device removal (devmemx cannot be\n"
 	      "                        unloaded while a binding lives)\n"
+	      "  --dry-run             bind nothing: map the dma-buf for IFNAME as a bind\n"
+	      "                        would and print, for each size the driver takes, the\n"
+	      "                        niovs it would carve, the bytes it would waste, its\n"
+	      "                        metadata, whether that fits in memory now, and whether\n"
+	      "                        in-tree devmem (7.3) would take the mapping at that size\n"
 	      "unbind: end binding ID, or every binding; print how many ended.\n"
 	      "show: binding ID, or all of them (text: a blank line between), with counters.\n"
 	      "caps: what IFNAME (and its RX queue N) offers for large niovs: the RX buffer\n"

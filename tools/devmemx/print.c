@@ -7,7 +7,9 @@
  * name, in JSON too unless the caller asks for raw numbers.
  */
 #include <inttypes.h>
+#include <net/if.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "nl.h"
 
@@ -105,6 +107,40 @@ static void dx_print_bits(uint64_t v, const struct dx_attr *d, bool json)
 		fputs("-", stdout);
 }
 
+/* A number as text, decoded as its kind says. */
+static void dx_print_text_num(uint64_t v, const struct dx_attr *d)
+{
+	char buf[IF_NAMESIZE + 16];
+
+	switch (d->kind) {
+	case DX_HEX:
+		printf("0x%" PRIx64, v);
+		return;
+	case DX_BOOL:
+		fputs(v ? "yes" : "no", stdout);
+		return;
+	case DX_SIZE:
+		dx_fmt_size(v, buf, sizeof(buf));
+		/* Rounded (1.5M): the exact count too. */
+		if (strchr(buf, '.'))
+			printf("%s (%" PRIu64 ")", buf, v);
+		else
+			fputs(buf, stdout);
+		return;
+	case DX_NS:
+		printf("%.3f s", v / 1e9);
+		return;
+	case DX_IFINDEX:
+		/* Not in this network namespace (or gone): its index. */
+		if (v > UINT32_MAX || !if_indextoname(v, buf))
+			snprintf(buf, sizeof(buf), "ifindex %" PRIu64, v);
+		fputs(buf, stdout);
+		return;
+	default:
+		printf("%" PRIu64, v);
+	}
+}
+
 static void dx_print_num(const struct nlattr *a, const struct dx_attr *d,
 			 bool json, bool raw)
 {
@@ -116,8 +152,8 @@ static void dx_print_num(const struct nlattr *a, const struct dx_attr *d,
 		dx_print_bits(v, d, json);
 	else if (d->kind == DX_ENUM && dx_name(d, v))
 		dx_print_str(dx_name(d, v), json);
-	else if (d->kind == DX_HEX && !json)
-		printf("0x%" PRIx64, v);
+	else if (!json)
+		dx_print_text_num(v, d);
 	else
 		printf("%" PRIu64, v);
 }
@@ -222,7 +258,9 @@ static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
 	for (i = 1; i <= maxattr; i++) {
 		if (!tb[i] || !desc[i].name)
 			continue;
-		dx_print_key(desc[i].name, style, first);
+		/* Text names a device "dev", as the commands take it. */
+		dx_print_key(desc[i].kind == DX_IFINDEX && style != DX_JSON ?
+			     "dev" : desc[i].name, style, first);
 		first = false;
 		if (desc[i].multi)
 			dx_print_multi(attrs, len, i, &desc[i], json, raw);

@@ -60,41 +60,53 @@ static const struct dx_attr dx_queue_attrs[] = {
 	[DEVMEMX_A_QUEUE_MAX + 1] = { NULL }
 };
 
+static const struct dx_attr dx_carve_attrs[] = {
+	[DEVMEMX_A_CARVE_NIOV_SIZE] = { "niov-size", DX_U32, DX_SIZE },
+	[DEVMEMX_A_CARVE_NIOV_COUNT] = { "niov-count", DX_U32 },
+	[DEVMEMX_A_CARVE_BYTES_CARVED] = { "bytes-carved", DX_U64, DX_SIZE },
+	[DEVMEMX_A_CARVE_BYTES_WASTED] = { "bytes-wasted", DX_U64, DX_SIZE },
+	[DEVMEMX_A_CARVE_METADATA_BYTES] = { "metadata-bytes", DX_U64, DX_SIZE },
+	[DEVMEMX_A_CARVE_METADATA_FITS] = { "metadata-fits", DX_U8, DX_BOOL },
+	[DEVMEMX_A_CARVE_INTREE_ALIGNED] = { "intree-aligned", DX_U8, DX_BOOL },
+	[DEVMEMX_A_CARVE_MAX + 1] = { NULL }
+};
+
 static const struct dx_attr dx_binding_attrs[] = {
 	[DEVMEMX_A_BINDING_ID] = { "id", DX_U32 },
-	[DEVMEMX_A_BINDING_IFINDEX] = { "ifindex", DX_U32 },
+	[DEVMEMX_A_BINDING_IFINDEX] = { "ifindex", DX_U32, DX_IFINDEX },
 	[DEVMEMX_A_BINDING_FD] = { "fd", DX_U32 },
 	[DEVMEMX_A_BINDING_QUEUES] = { "queues", DX_NEST, .nest = dx_queue_attrs, .nest_max = DEVMEMX_A_QUEUE_MAX, .multi = true },
-	[DEVMEMX_A_BINDING_RX_BUF_SIZE] = { "rx-buf-size", DX_U32 },
+	[DEVMEMX_A_BINDING_RX_BUF_SIZE] = { "rx-buf-size", DX_U32, DX_SIZE },
 	[DEVMEMX_A_BINDING_FLAGS] = { "flags", DX_U32, DX_BITS, dx_binding_flags_names },
-	[DEVMEMX_A_BINDING_NIOV_SIZE] = { "niov-size", DX_U32 },
+	[DEVMEMX_A_BINDING_NIOV_SIZE] = { "niov-size", DX_U32, DX_SIZE },
 	[DEVMEMX_A_BINDING_NIOV_COUNT] = { "niov-count", DX_U32 },
-	[DEVMEMX_A_BINDING_BYTES_CARVED] = { "bytes-carved", DX_U64 },
-	[DEVMEMX_A_BINDING_BYTES_WASTED] = { "bytes-wasted", DX_U64 },
+	[DEVMEMX_A_BINDING_BYTES_CARVED] = { "bytes-carved", DX_U64, DX_SIZE },
+	[DEVMEMX_A_BINDING_BYTES_WASTED] = { "bytes-wasted", DX_U64, DX_SIZE },
 	[DEVMEMX_A_BINDING_NIOVS_FREE] = { "niovs-free", DX_U32 },
 	[DEVMEMX_A_BINDING_NIOVS_IN_USE] = { "niovs-in-use", DX_U32 },
 	[DEVMEMX_A_BINDING_NIOVS_HIGH_WATER] = { "niovs-high-water", DX_U32 },
 	[DEVMEMX_A_BINDING_ALLOC_FAILURES] = { "alloc-failures", DX_U64 },
-	[DEVMEMX_A_BINDING_DMABUF_SIZE] = { "dmabuf-size", DX_U64 },
+	[DEVMEMX_A_BINDING_DMABUF_SIZE] = { "dmabuf-size", DX_U64, DX_SIZE },
 	[DEVMEMX_A_BINDING_CREATOR_PID] = { "creator-pid", DX_U32 },
 	[DEVMEMX_A_BINDING_PAGE_POOLS] = { "page-pools", DX_U32 },
-	[DEVMEMX_A_BINDING_METADATA_BYTES] = { "metadata-bytes", DX_U64 },
+	[DEVMEMX_A_BINDING_METADATA_BYTES] = { "metadata-bytes", DX_U64, DX_SIZE },
 	[DEVMEMX_A_BINDING_POOLS_OTHER_SIZE] = { "pools-other-size", DX_U32 },
-	[DEVMEMX_A_BINDING_OTHER_SIZE_NS] = { "other-size-ns", DX_U64 },
+	[DEVMEMX_A_BINDING_OTHER_SIZE_NS] = { "other-size-ns", DX_U64, DX_NS },
 	[DEVMEMX_A_BINDING_STATE] = { "state", DX_U32, DX_ENUM, dx_binding_state_names },
+	[DEVMEMX_A_BINDING_CARVE] = { "carve", DX_NEST, .nest = dx_carve_attrs, .nest_max = DEVMEMX_A_CARVE_MAX, .multi = true },
 	[DEVMEMX_A_BINDING_MAX + 1] = { NULL }
 };
 
 static const struct dx_attr dx_caps_attrs[] = {
-	[DEVMEMX_A_CAPS_IFINDEX] = { "ifindex", DX_U32 },
+	[DEVMEMX_A_CAPS_IFINDEX] = { "ifindex", DX_U32, DX_IFINDEX },
 	[DEVMEMX_A_CAPS_QUEUE_ID] = { "queue-id", DX_U32 },
 	[DEVMEMX_A_CAPS_DRIVER] = { "driver", DX_STRING },
 	[DEVMEMX_A_CAPS_TCP_DATA_SPLIT] = { "tcp-data-split", DX_U8, DX_ENUM, dx_tcp_data_split_names },
 	[DEVMEMX_A_CAPS_HDS_THRESH] = { "hds-thresh", DX_U32 },
-	[DEVMEMX_A_CAPS_RX_PAGE_SIZE] = { "rx-page-size", DX_U8 },
+	[DEVMEMX_A_CAPS_RX_PAGE_SIZE] = { "rx-page-size", DX_U8, DX_BOOL },
 	[DEVMEMX_A_CAPS_RX_BUF_SIZES] = { "rx-buf-sizes", DX_U64, DX_BITS, dx_rx_buf_size_names, .first = 12 },
 	[DEVMEMX_A_CAPS_QUEUES] = { "queues", DX_U32 },
-	[DEVMEMX_A_CAPS_DMA_BOUNCE] = { "dma-bounce", DX_U8 },
+	[DEVMEMX_A_CAPS_DMA_BOUNCE] = { "dma-bounce", DX_U8, DX_BOOL },
 	[DEVMEMX_A_CAPS_MAX + 1] = { NULL }
 };
 

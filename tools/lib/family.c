@@ -46,6 +46,21 @@ struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r)
 	return msg;
 }
 
+struct nl_msg *dx_bind_check_msg(struct dx_nl *nl, const struct dx_bind_req *r)
+{
+	struct nl_msg *msg = dx_nl_msg(nl, DEVMEMX_CMD_BIND_CHECK, false);
+
+	if (msg && (nla_put_u32(msg, DEVMEMX_A_BINDING_IFINDEX, r->ifindex) ||
+		    nla_put_u32(msg, DEVMEMX_A_BINDING_FD, r->fd) ||
+		    dx_put_queues(msg, r))) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (!msg)
+		dx_nomem();
+	return msg;
+}
+
 const char *dx_perm_hint(int err, const char *extack, void *arg)
 {
 	static char hint[64];

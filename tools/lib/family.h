@@ -24,6 +24,11 @@ struct dx_bind_req {
  * is not persistent; NULL (after a message) when out of memory.
  */
 struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r);
+/*
+ * A BIND-CHECK request (bind-rx's dry run) with @r's device, dma-buf and
+ * queues; NULL (after a message) when out of memory.
+ */
+struct nl_msg *dx_bind_check_msg(struct dx_nl *nl, const struct dx_bind_req *r);
 
 /*
  * The dx_hint_fn for BIND-RX and UNBIND, when the kernel said no more than

@@ -15,6 +15,11 @@ enum dx_kind {
 	DX_ENUM,	/* value v is names[v - first] */
 	DX_BITS,	/* bit i set means names[i - first] */
 	DX_HEX,		/* display-hint: hex (text only; JSON stays a number) */
+	/* By the attribute's name and type (tools/gen-names.py); text only. */
+	DX_IFINDEX,	/* "ifindex": printed as "dev: NAME" */
+	DX_BOOL,	/* a u8 without an enum: yes or no */
+	DX_SIZE,	/* byte counts and sizes: as 64K */
+	DX_NS,		/* "*-ns": nanoseconds, as seconds */
 };
 
 struct dx_attr {

@@ -150,3 +150,27 @@ bad:
 	return dx_bad_usage("bad queue list \"%s\" for %s: use e.g. 2, 2,3 or 2-5",
 			    list, opt);
 }
+
+void dx_fmt_size(uint64_t v, char *buf, size_t len)
+{
+	static const char unit[] = "KMGT";
+	int i;
+
+	for (i = 3; i >= 0; i--) {
+		uint64_t u = 1ULL << (10 * (i + 1));
+
+		if (v >= u && !(v % u)) {
+			snprintf(buf, len, "%" PRIu64 "%c", v / u, unit[i]);
+			return;
+		}
+	}
+	for (i = 3; i >= 0; i--) {
+		uint64_t u = 1ULL << (10 * (i + 1));
+
+		if (v >= u) {
+			snprintf(buf, len, "%.1f%c", (double)v / u, unit[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%" PRIu64, v);
+}

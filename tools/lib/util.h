@@ -3,12 +3,19 @@
 #ifndef DX_UTIL_H
 #define DX_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define DX_MAX_QUEUES	256
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/*
+ * A byte count for people: exact in the largest unit that divides it
+ * (64K, 256M), else to a tenth of the largest below it (1.5M), else bytes.
+ */
+void dx_fmt_size(uint64_t v, char *buf, size_t len);
+
 #endif
 
 /* The program name messages start with ("devmemx" unless main sets it). */
@@ -41,5 +48,11 @@ int dx_parse_uint(const char *s, const char *opt, uint64_t min, uint64_t max,
  */
 int dx_parse_queues(const char *list, const char *opt, uint32_t *queues,
 		    unsigned int max, unsigned int *n);
+
+/*
+ * A byte count for people: exact in the largest unit that divides it
+ * (64K, 256M), else to a tenth of the largest below it (1.5M), else bytes.
+ */
+void dx_fmt_size(uint64_t v, char *buf, size_t len);
 
 #endif

@@ -46,6 +46,17 @@ enum devmemx_binding_state {
 };
 
 /*
+ * ethtool's tcp-data-split setting, with the values of enum
+ * ethtool_tcp_data_split (linux/ethtool.h): named here so that replies decode
+ * by name, and so that YNL's generated C clients have the type.
+ */
+enum devmemx_tcp_data_split {
+	DEVMEMX_TCP_DATA_SPLIT_UNKNOWN,
+	DEVMEMX_TCP_DATA_SPLIT_DISABLED,
+	DEVMEMX_TCP_DATA_SPLIT_ENABLED,
+};
+
+/*
  * RX buffer (niov) sizes, as bits of rx-buf-sizes: bit n for 2^n bytes. The
  * spec's names are lowercase; the CLI prints them as it reads sizes (4K).
  */
@@ -82,6 +93,19 @@ enum {
 };
 
 enum {
+	DEVMEMX_A_CARVE_NIOV_SIZE = 1,
+	DEVMEMX_A_CARVE_NIOV_COUNT,
+	DEVMEMX_A_CARVE_BYTES_CARVED,
+	DEVMEMX_A_CARVE_BYTES_WASTED,
+	DEVMEMX_A_CARVE_METADATA_BYTES,
+	DEVMEMX_A_CARVE_METADATA_FITS,
+	DEVMEMX_A_CARVE_INTREE_ALIGNED,
+
+	__DEVMEMX_A_CARVE_MAX,
+	DEVMEMX_A_CARVE_MAX = (__DEVMEMX_A_CARVE_MAX - 1)
+};
+
+enum {
 	DEVMEMX_A_BINDING_ID = 1,
 	DEVMEMX_A_BINDING_IFINDEX,
 	DEVMEMX_A_BINDING_FD,
@@ -103,6 +127,7 @@ enum {
 	DEVMEMX_A_BINDING_POOLS_OTHER_SIZE,
 	DEVMEMX_A_BINDING_OTHER_SIZE_NS,
 	DEVMEMX_A_BINDING_STATE,
+	DEVMEMX_A_BINDING_CARVE,
 
 	__DEVMEMX_A_BINDING_MAX,
 	DEVMEMX_A_BINDING_MAX = (__DEVMEMX_A_BINDING_MAX - 1)
@@ -129,6 +154,7 @@ enum {
 	DEVMEMX_CMD_UNBIND,
 	DEVMEMX_CMD_BINDING_GET,
 	DEVMEMX_CMD_CAPS_GET,
+	DEVMEMX_CMD_BIND_CHECK,
 
 	__DEVMEMX_CMD_MAX,
 	DEVMEMX_CMD_MAX = (__DEVMEMX_CMD_MAX - 1)
