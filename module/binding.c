@@ -297,8 +297,10 @@ out:
 
 /*
  * A dry run: what carving the mapped dma-buf into niovs of 2^@shift bytes
- * would give, and whether every entry of the mapping is aligned to that
- * size (the kernel's own devmem refuses the dma-buf otherwise, from 7.3).
+ * would give, and whether every entry of this mapping is aligned to that
+ * size (the kernel's own devmem, from 7.3, refuses a mapping otherwise; it
+ * attaches without peer-to-peer, so an exporter may map it elsewhere or
+ * refuse it).
  */
 int devmemx_binding_count(struct devmemx_binding *b, unsigned int shift,
 			  struct devmemx_carve *c)
@@ -314,7 +316,7 @@ int devmemx_binding_count(struct devmemx_binding *b, unsigned int shift,
 	devmemx_carve_count(runs, nr, shift, c);
 	kvfree(runs);
 	c->wasted = b->dmabuf->size - c->carved;
-	c->aligned = IS_ALIGNED(b->dmabuf->size, PAGE_SIZE);
+	c->aligned = true;
 	for_each_sgtable_dma_sg(b->sgt, sg, i)
 		c->aligned &= IS_ALIGNED(sg_dma_address(sg), size) &&
 			      IS_ALIGNED(sg_dma_len(sg), size);
@@ -375,6 +377,7 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 	/* The unmap above needed it: the driver may have gone since. */
 	put_device(b->dma_dev);
 	kfree(b->other_since);
+	kfree(b->pool_shift);
 	bitmap_free(b->queues);
 	bitmap_free(b->pooled);
 	percpu_ref_exit(&b->ref);
@@ -559,8 +562,9 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	b->queues = bitmap_zalloc(b->nqueues, GFP_KERNEL);
 	b->pooled = bitmap_zalloc(b->nqueues, GFP_KERNEL);
 	b->other_since = kcalloc(b->nqueues, sizeof(*b->other_since), GFP_KERNEL);
+	b->pool_shift = kcalloc(b->nqueues, sizeof(*b->pool_shift), GFP_KERNEL);
 	err = percpu_ref_init(&b->ref, devmemx_binding_release, 0, GFP_KERNEL);
-	if (err || !b->queues || !b->pooled || !b->other_since) {
+	if (err || !b->queues || !b->pooled || !b->other_since || !b->pool_shift) {
 		err = err ?: -ENOMEM;
 		goto err_free;
 	}

@@ -85,6 +85,7 @@ struct devmemx_binding {
 	 * came to.
 	 */
 	u64 *other_since;
+	u8 *pool_shift;			/* the newest pool's buffer size, log2 */
 	u32 other_pools;
 	u64 other_ns;
 	bool resizing;			/* resize_work is restarting queues */

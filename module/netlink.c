@@ -439,7 +439,9 @@ static int devmemx_nl_fill_queues(struct sk_buff *rsp, struct devmemx_binding *b
 
 	for_each_set_bit(q, b->queues, b->nqueues) {
 		nest = nla_nest_start(rsp, DEVMEMX_A_BINDING_QUEUES);
-		if (!nest || nla_put_u32(rsp, DEVMEMX_A_QUEUE_ID, q))
+		if (!nest || nla_put_u32(rsp, DEVMEMX_A_QUEUE_ID, q) ||
+		    (b->pool_shift[q] &&
+		     nla_put_u32(rsp, DEVMEMX_A_QUEUE_BUF_SIZE, 1U << b->pool_shift[q])))
 			return -EMSGSIZE;
 		nla_nest_end(rsp, nest);
 	}

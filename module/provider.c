@@ -48,6 +48,7 @@ int devmemx_mp_init(struct page_pool *pool)
 	mutex_lock(&b->lock);
 	if (pool->slow.queue_idx < b->nqueues) {
 		set_bit(pool->slow.queue_idx, b->pooled);
+		b->pool_shift[pool->slow.queue_idx] = PAGE_SHIFT + pool->p.order;
 		devmemx_queue_pool_made(b, pool->slow.queue_idx,
 					pool->p.order == order);
 	}

@@ -118,6 +118,9 @@ u64 devmemx_probe_sizes(struct net_device *dev)
 
 	if (!dev->queue_mgmt_ops)
 		return 0;
+	/* A driver that takes no size but its default: bind refuses others. */
+	if (!(dev->queue_mgmt_ops->supported_params & QCFG_RX_PAGE_SIZE))
+		return BIT_ULL(PAGE_SHIFT);
 	for (n = PAGE_SHIFT; n <= 20; n++) {
 		if (devmemx_validate_size(dev, 1U << n, NULL))
 			break;

@@ -4,6 +4,9 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 series=${1:-7.2}
+# Measured as make ab measures (test/ab.sh): one vCPU, instruction counting.
+export DX_QEMU_EXTRA="-accel tcg,thread=single -icount shift=0,sleep=off"
+export DX_VM_CPUS=1
 dx_log "booting $(dx_kver "$series") in QEMU (TCG)"
 dx_boot "$series" demo.sh
 rc=$?

@@ -40,7 +40,7 @@ def text_kind(a):
         return ', DX_IFINDEX'
     if t == 'u8':
         return ', DX_BOOL'
-    if n in ('rx-buf-size', 'niov-size', 'dmabuf-size') or \
+    if n in ('rx-buf-size', 'niov-size', 'dmabuf-size', 'buf-size') or \
             n.endswith('-bytes') or n.startswith('bytes-'):
         return ', DX_SIZE'
     if n.endswith('-ns'):

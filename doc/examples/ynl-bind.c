@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 {
 	struct devmemx_bind_rx_req *req;
 	struct devmemx_bind_rx_rsp *rsp;
-	struct devmemx_queue queue = {};
+	struct devmemx_queue *queues;
 	struct ynl_error yerr;
 	struct ynl_sock *ys;
 	unsigned int ifindex;
@@ -89,13 +89,13 @@ int main(int argc, char **argv)
 	req = devmemx_bind_rx_req_alloc();
 	devmemx_bind_rx_req_set_ifindex(req, ifindex);
 	devmemx_bind_rx_req_set_fd(req, buf);
-	devmemx_queue_set_id(&queue, strtoul(argv[2], NULL, 0));
-	__devmemx_bind_rx_req_set_queues(req, &queue, 1);
+	/* The request owns its queues from here: it frees them. */
+	queues = devmemx_queue_alloc(1);
+	devmemx_queue_set_id(&queues[0], strtoul(argv[2], NULL, 0));
+	__devmemx_bind_rx_req_set_queues(req, queues, 1);
 	if (argc == 5)
 		devmemx_bind_rx_req_set_rx_buf_size(req, strtoul(argv[4], NULL, 0));
 	rsp = devmemx_bind_rx(ys, req);
-	/* The request owns what it points to: keep the queue out of its free. */
-	req->queues = NULL;
 	devmemx_bind_rx_req_free(req);
 	if (!rsp) {
 		fprintf(stderr, "ynl-bind: bind-rx: %s\n", ys->err.msg);

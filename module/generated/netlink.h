@@ -13,7 +13,7 @@
 #include <uapi/linux/devmemx.h>
 
 /* Common nested types */
-extern const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_ID + 1];
+extern const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_BUF_SIZE + 1];
 
 int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info);
 int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info);

@@ -24,6 +24,8 @@ expect_err 2 'devmemx: max-waste goes with size auto' \
 	rxx devmemx bind dev dxsim1 queues 3 --udmabuf 1M size 64K max-waste 1%
 expect_err 2 'devmemx: bad max-waste "150%": a size, or a percentage from 0% to 100%' \
 	rxx devmemx bind dev dxsim1 queues 3 --udmabuf 1M size auto max-waste 150%
+expect_err 2 'devmemx: bad max-waste "%": a size, or a percentage from 0% to 100%' \
+	rxx devmemx bind dev dxsim1 queues 3 --udmabuf 1M size auto max-waste %
 # The bind's checks come first: a dry run on a device that is not ready
 # says what to change, as the bind would.
 rxx ethtool -G dxsim1 tcp-data-split off
@@ -102,6 +104,19 @@ expect_eq "$(cat /tmp/auto.err)" "devmemx: size auto: 128K, the largest size dxs
 	"size auto's word"
 expect_eq "$(jget niov-size /tmp/auto.json) $(jget bytes-wasted /tmp/auto.json)" "131072 4096" "size auto's binding"
 expect_eq "$(rxx devmemx unbind "$(json_ids </tmp/auto.json)")" "unbound: 1" "unbind size auto"
+# Shares: 0.1% of 16388K is 16.4K, more than the 4K 128K wastes; 0.01%
+# is less.
+for w in "0.1% 128K 16.4K" "0.01% 4K 1.6K"; do
+	set -- $w
+	rxx devmemx bind dev dxsim1 queues 3 --pid "$pid" --fd "$fd" size auto max-waste "$1" --dry-run \
+		>/tmp/auto.txt 2>/dev/null || fail "size auto max-waste $1: $(cat /tmp/auto.txt)"
+	expect_eq "$(grep -- '<- size auto' /tmp/auto.txt | awk '{ print $1 }')" "$2" "size auto max-waste $1"
+	rxx devmemx bind dev dxsim1 queues 3 --pid "$pid" --fd "$fd" size auto max-waste "$1" \
+		--persist 2>&1 >/dev/null | grep -qF "wastes at most $3 of the dma-buf" ||
+		fail "size auto max-waste $1: no limit of $3"
+	rxx devmemx unbind all >/dev/null
+done
+dx_wait_idle
 # Nothing may be wasted: 4K.
 rxx devmemx -j bind dev dxsim1 queues 3 --pid "$pid" --fd "$fd" size auto max-waste 0 --persist \
 	>/tmp/auto.json 2>/tmp/auto.err || fail "size auto max-waste 0: $(cat /tmp/auto.err)"

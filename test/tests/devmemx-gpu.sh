@@ -91,6 +91,13 @@ if [ -z "$DX_DEBUG" ]; then
 	[[ $out == "devmemx: bind to dxsim1: no memory for "[0-9]*" MiB of metadata (16777216 niovs): use a larger niov size (Cannot allocate memory)" ]] ||
 		fail "the second 4K binding of 64G: $out"
 	echo "# 64G, devmemx 4K twice: ${out#devmemx: bind to dxsim1: }"
+	# A dry run says so first: at 4K the metadata does not fit now.
+	rxx devmemx bind dev dxsim1 queues 3 --pid "$pid" --fd "$fd" --dry-run >/tmp/gpu-dry.txt ||
+		fail "dry run of 64G: $(cat /tmp/gpu-dry.txt)"
+	sed 's/^/#   /' /tmp/gpu-dry.txt
+	expect_eq "$(awk '$1 == "4K" || $1 == "64K" { print $1, $2, $6 }' /tmp/gpu-dry.txt)" \
+		"4K 16777216 no
+64K 1048576 yes" "the dry run of 64G while a 4K binding holds its metadata (size, niovs, fits)"
 	expect_eq "$(dx_live)" "$live" "devmemx's objects after the refused bind"
 	expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
 	dx_wait_idle

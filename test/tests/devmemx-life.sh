@@ -16,7 +16,7 @@ id=$(rxx devmemx -j bind dev dxsim1 queues 2,3 size 64K --udmabuf 8M --hugetlb -
 	json_ids)
 [ -n "$id" ] || fail "persistent bind printed no id"
 rxx devmemx show "$id" >/tmp/show
-grep -qx 'queues: 2 3' /tmp/show || fail "show: $(cat /tmp/show)"
+grep -qx 'queues: id=2,buf-size=64K id=3,buf-size=64K' /tmp/show || fail "show: $(cat /tmp/show)"
 grep -qx 'flags: persistent' /tmp/show || fail "show: $(cat /tmp/show)"
 grep -qx 'niov-size: 64K' /tmp/show || fail "show: $(cat /tmp/show)"
 grep -qx 'niov-count: 128' /tmp/show || fail "show: $(cat /tmp/show)"

@@ -18,7 +18,7 @@ set -- $line
 id=$2
 echo "# ynl-bind: $line"
 rxx devmemx show "$id" >/tmp/show || fail "show $id: $(cat /tmp/show)"
-for want in 'dev: dxsim1' 'queues: 2' 'niov-size: 4K' 'niov-count: 2048' 'state: bound'; do
+for want in 'dev: dxsim1' 'queues: id=2,buf-size=4K' 'niov-size: 4K' 'niov-count: 2048' 'state: bound'; do
 	grep -qx "$want" /tmp/show || fail "show lacks '$want': $(cat /tmp/show)"
 done
 # Its socket closes with the program: the binding ends.

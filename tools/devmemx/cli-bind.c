@@ -6,6 +6,7 @@
  * kernel what each niov size would carve (BIND-CHECK) and binds nothing;
  * size auto picks from that answer.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -26,8 +27,8 @@ struct bind_args {
 	uint32_t size;
 	bool size_set;			/* else the kernel's default */
 	bool size_auto;			/* size auto */
-	uint64_t max_waste;		/* bytes, or per mille of the dma-buf */
-	bool max_waste_set, max_waste_pm;
+	uint64_t max_waste;		/* bytes, or millionths of the dma-buf */
+	bool max_waste_set, max_waste_ppm;
 	bool dry_run;
 	struct dx_dmabuf_spec buf;	/* --udmabuf, --dma-heap */
 	unsigned int made;		/* --udmabuf and --dma-heap given */
@@ -62,7 +63,7 @@ static int kw_size(void *ctx, char **argv)
 	return dx_parse_buf_size(argv[0], "size", &a->size);
 }
 
-/* SIZE (bytes), or P% of the dma-buf (to a tenth of a percent). */
+/* SIZE (bytes), or P% of the dma-buf (to a ten-thousandth of a percent). */
 static int kw_max_waste(void *ctx, char **argv)
 {
 	struct bind_args *a = ctx;
@@ -74,11 +75,12 @@ static int kw_max_waste(void *ctx, char **argv)
 	if (!len || argv[0][len - 1] != '%')
 		return dx_parse_size(argv[0], "max-waste", &a->max_waste);
 	pct = strtod(argv[0], &end);
-	if (end != argv[0] + len - 1 || !(pct >= 0 && pct <= 100))
+	if (!isdigit((unsigned char)argv[0][0]) || end != argv[0] + len - 1 ||
+	    !(pct >= 0 && pct <= 100))
 		return dx_bad_usage("bad max-waste \"%s\": a size, or a percentage from 0%% to 100%%",
 				    argv[0]);
-	a->max_waste_pm = true;
-	a->max_waste = pct * 10 + 0.5;
+	a->max_waste_ppm = true;
+	a->max_waste = pct * 10000 + 0.5;
 	return 0;
 }
 
@@ -351,8 +353,9 @@ static uint64_t max_waste(const struct bind_args *a, uint64_t dmabuf_size)
 {
 	if (!a->max_waste_set)
 		return dmabuf_size / 100;	/* 1% */
-	if (a->max_waste_pm)
-		return dmabuf_size * a->max_waste / 1000;
+	if (a->max_waste_ppm)
+		return dmabuf_size / 1000000 * a->max_waste +
+		       dmabuf_size % 1000000 * a->max_waste / 1000000;
 	return a->max_waste;
 }
 
@@ -376,8 +379,8 @@ static int pick_size(const struct bind_args *a, const struct check_reply *c,
 	}
 	dx_fmt_size(limit, lim, sizeof(lim));
 	dx_fmt_size(c->dmabuf_size, buf, sizeof(buf));
-	fprintf(stderr, "%s: size auto: every size %s takes wastes more than %s of the %s dma-buf (see: devmemx bind ... --dry-run; raise max-waste)\n",
-		dx_prog, a->dev, lim, buf);
+	fprintf(stderr, "%s: size auto: no size %s takes carves niovs from the %s dma-buf with metadata that fits and at most %s wasted (see: devmemx bind ... --dry-run; raise max-waste)\n",
+		dx_prog, a->dev, buf, lim);
 	return -ERANGE;
 }
 

@@ -346,8 +346,9 @@ static int judge(struct caps_state *s)
 
 /*
  * Header-data split is set with ethtool, and hds-thresh only by ethtool
- * 6.15 or later (trixie has 6.14, which refuses the whole command): say so
- * when the fix needs it and this host's ethtool cannot.
+ * 6.15 or later (trixie has 6.14, which refuses the whole command): when
+ * either needs setting (the runbook sets both in one command), say so if
+ * this host's ethtool cannot.
  */
 static void check_ethtool(const struct caps_state *s)
 {

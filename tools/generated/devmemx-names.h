@@ -57,6 +57,7 @@ static const struct dx_attr dx_info_attrs[] = {
 
 static const struct dx_attr dx_queue_attrs[] = {
 	[DEVMEMX_A_QUEUE_ID] = { "id", DX_U32 },
+	[DEVMEMX_A_QUEUE_BUF_SIZE] = { "buf-size", DX_U32, DX_SIZE },
 	[DEVMEMX_A_QUEUE_MAX + 1] = { NULL }
 };
 

@@ -167,8 +167,12 @@ void dx_fmt_size(uint64_t v, char *buf, size_t len)
 	for (i = 3; i >= 0; i--) {
 		uint64_t u = 1ULL << (10 * (i + 1));
 
-		if (v >= u) {
-			snprintf(buf, len, "%.1f%c", (double)v / u, unit[i]);
+		/* What rounds to 1024.0 of a unit is 1.0 of the next. */
+		if (v >= u || (i < 3 && (double)v / (u >> 10) >= 1023.95)) {
+			if (v < u)
+				snprintf(buf, len, "1.0%c", unit[i]);
+			else
+				snprintf(buf, len, "%.1f%c", (double)v / u, unit[i]);
 			return;
 		}
 	}

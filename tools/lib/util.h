@@ -10,12 +10,6 @@
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-/*
- * A byte count for people: exact in the largest unit that divides it
- * (64K, 256M), else to a tenth of the largest below it (1.5M), else bytes.
- */
-void dx_fmt_size(uint64_t v, char *buf, size_t len);
-
 #endif
 
 /* The program name messages start with ("devmemx" unless main sets it). */
