@@ -4,6 +4,7 @@
 
 #include <linux/dma-buf.h>
 #include <linux/ethtool.h>
+#include <linux/fs.h>
 #include <linux/string_choices.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
@@ -503,6 +504,11 @@ static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *
 			      atomic64_read(&b->alloc_failures), 0) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
 			      b->dmabuf->size, 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_INO,
+			      file_inode(b->dmabuf->file)->i_ino, 0) ||
+	    (b->dmabuf->exp_name &&
+	     nla_put_string(rsp, DEVMEMX_A_BINDING_EXPORTER,
+			    b->dmabuf->exp_name)) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_METADATA_BYTES,
 			      b->metadata, 0) ||
 	    (creator && nla_put_u32(rsp, DEVMEMX_A_BINDING_CREATOR_PID, creator)) ||

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The test runner: runs the tests that need no kernel of their own
-# (test/root/: packaging, man pages) in a throwaway copy of the build root,
+# (test/root/: packaging, man pages) in a throwaway copy of the build root
+# (and test/host/ on the host: a bare Debian of its own),
 # boots each stock kernel once in QEMU (TCG) with our modules, tools and test
 # scripts, runs every test of test/tests inside that boot, checks the kernel
 # log, checks that 6.12 is refused, and prints one KTAP line per test per
@@ -63,12 +64,13 @@ pick() { # dir: its tests that -t selects (all without -t)
 	done
 }
 all_tests=$(pick tests)
-root_tests=
-[ -n "$vm_only" ] || root_tests=$(pick root)
+root_tests= host_tests=
+[ -n "$vm_only" ] || root_tests=$(pick root) host_tests=$(pick host)
 if [ -n "$only" ]; then
 	for t in ${only//,/ }; do
 		[ -f "$DX_TOP/test/tests/$t.sh" ] || [ -f "$DX_TOP/test/root/$t.sh" ] ||
-			[ "$t" = refused-6.12 ] || dx_die "no test $t in test/tests or test/root"
+			[ -f "$DX_TOP/test/host/$t.sh" ] ||
+			[ "$t" = refused-6.12 ] || dx_die "no test $t in test/tests, test/root or test/host"
 	done
 fi
 
@@ -76,16 +78,26 @@ echo "KTAP version 1"
 # In the build root, each in its own throwaway overlay (DX_SCRATCH): what a
 # test installs there is gone after it. A test prints "# " lines to keep;
 # the tail of its output shows when it fails.
-for t in $root_tests; do
+# test/host/: on the host itself, for what needs a root of its own (a bare
+# Debian the test makes with mmdebstrap).
+for t in $root_tests $(printf 'host/%s\n' $host_tests | grep -vx host/); do
 	start=$SECONDS
-	out=$(DX_SCRATCH=1 dx_in_root bash "/src/test/root/$t.sh" 2>&1)
+	case $t in
+	host/*)
+		t=${t#host/}
+		kind=host
+		out=$(bash "$DX_TOP/test/host/$t.sh" 2>&1) ;;
+	*)
+		kind=root
+		out=$(DX_SCRATCH=1 dx_in_root bash "/src/test/root/$t.sh" 2>&1) ;;
+	esac
 	rc=$?
 	grep '^# ' <<<"$out"
-	echo "# root $t: $((SECONDS - start)) s"
+	echo "# $kind $t: $((SECONDS - start)) s"
 	if [ $rc = 0 ]; then
-		report ok "root $t"
+		report ok "$kind $t"
 	else
-		report fail "root $t"
+		report fail "$kind $t"
 		grep -v '^# ' <<<"$out" | tail -n 30 | sed 's/^/# | /'
 	fi
 done

@@ -62,8 +62,18 @@ fd=$(ls -l /proc/$pid/fd | awk '/dmabuf/ { print $(NF - 2) }' | head -n1)
 rxx devmemx bind dev dxsim1 queues 3 --pid $pid --fd "$fd" --persist >/dev/null ||
 	fail "bind with --pid $pid --fd $fd"
 expect_eq "$(bound_ids | wc -w)" 2 "bindings sharing one dma-buf"
+# show names the process that holds the dma-buf, whoever bound it: both
+# bindings, with the buffer's inode and exporter.
+expect_eq "$(rxx devmemx show | grep -c "^held-by: $pid (devmemx) fd $fd$")" 2 \
+	"show: held-by of the bindings sharing the holder's dma-buf"
+ino=$(stat -L -c %i /proc/$pid/fd/$fd)
+expect_eq "$(rxx devmemx -j show | grep -c "\"dmabuf-ino\":$ino,\"exporter\":\"udmabuf\",\"held-by\":\[{\"pid\":$pid,\"comm\":\"devmemx\",\"fd\":$fd}\]}$")" 2 \
+	"show -j: the dma-buf's inode, exporter and holder"
 kill -INT $pid
 wait $pid || true
+# The persistent binding alone keeps it now.
+expect_eq "$(rxx devmemx show | grep '^held-by: ')" \
+	"held-by: no process (the binding alone keeps the dma-buf)" "show: held-by after the holder exited"
 expect_eq "$(rxx devmemx unbind all)" "unbound: 1" "unbind all"
 dx_wait_idle
 

@@ -10,7 +10,7 @@ DOC=/dx/mlx5.md
 # (BYTES as a plain number: the VM's head is busybox's, which has no "M".)
 BYTES_N=$((8 * 1024 * 1024))
 export IF=dxsim1 ADDR=192.0.2.2 PORT=5201 CHANNELS=4 RSS=2 Q=2 SIZE=64K \
-	DMABUF=128M BYTES=$BYTES_N RUNS=1
+	DMABUF=128M BYTES=$BYTES_N RUNS=1 RUNSEC=1 NAPICPU=1 RXCPU=0
 declare -A RAN
 
 # block NAME: the ```sh block right after the marker, as the runbook has it
@@ -167,7 +167,11 @@ grep -qx "Validated buffer" /tmp/rb-ncdevmem.out ||
 	fail "ncdevmem validated nothing: $(tail -n 5 /tmp/rb-ncdevmem.err)"
 flush_deferred_skbs
 
-# ---- A/B: ab prints the sender's loop; run it as printed in netns tx -------
+# ---- A/B: NAPI threaded; ab prints the sender's loop; run it as printed ----
+# in netns tx.
+threaded=$(ip netns exec rx cat /sys/class/net/dxsim1/threaded)
+run rx pin
+expect_eq "$(ip netns exec rx cat /sys/class/net/dxsim1/threaded)" 1 "pin: threaded NAPI"
 bg ab
 loops() { grep '^  for i in ' /tmp/rb-ab.out; }
 wait_until 60 loops || fail "ab printed no sender loop: $(cat /tmp/rb-ab.out /tmp/rb-ab.err)"
@@ -176,7 +180,7 @@ case $DX_SERIES in
 *) n=4 ;;
 esac
 expect_eq "$(loops)" \
-	"  for i in \$(seq $((n * (1 + RUNS)))); do devmemx-rx send --addr 192.0.2.2 --port 7400 --bytes $BYTES_N --timeout 120 || break; done" \
+	"  for i in \$(seq $((n * (1 + RUNS)))); do devmemx-rx send --addr 192.0.2.2 --port 7400 --until-closed --timeout 120 || break; done" \
 	"ab: the sender's loop"
 ip netns exec tx bash -c "$(loops)" >/dev/null || fail "ab: the sender loop failed"
 bg_wait ab
@@ -185,6 +189,11 @@ for cfg in netdev-4K devmemx-4K devmemx-64K; do
 		"ab: rows of $cfg in ab.csv"
 done
 grep -q 'devmemx-64K' /tmp/ab.md || fail "ab: no devmemx-64K in ab.md: $(cat /tmp/ab.md)"
+grep -q "^devmemx-rx: dxsim1's RX queue 2: NAPI thread [0-9]* on CPU 1$" /tmp/rb-ab.err ||
+	fail "ab: no word of where queue 2's NAPI runs: $(cat /tmp/rb-ab.err)"
+grep -q '1 s per run' /tmp/ab.md || fail "ab: not 1 s per run: $(head -n 3 /tmp/ab.md)"
+grep -q 'CPU is the busy time of CPUs 1,0, ' /tmp/ab.md ||
+	fail "ab: not CPUs 1,0 measured: $(grep 'CPU is' /tmp/ab.md)"
 
 # ---- counters ----------------------------------------------------------------
 run rx stats
@@ -205,6 +214,9 @@ run rx restore
 expect_eq "$(ip netns exec rx ethtool -n dxsim1 | grep -c '^Filter:' || true)" 0 "restore: rules left"
 expect_eq "$(cat $LIMIT) $(cat /proc/sys/vm/nr_hugepages)" "64 $vm_pages" \
 	"restore: udmabuf's limit and the huge pages"
+expect_eq "$(ip netns exec rx cat /sys/class/net/dxsim1/threaded)" "$threaded" \
+	"restore: NAPI threaded as before"
+[ ! -e /tmp/devmemx-threaded ] || fail "restore: /tmp/devmemx-threaded left"
 has restore "$(ip netns exec rx devmemx caps dev dxsim1)" \
 	"unmet: tcp-data-split is not enabled: ethtool -G dxsim1 tcp-data-split on"
 

@@ -9,7 +9,7 @@ recv() { rx recv --port 5201 --expect 1M "$@"; }
 # --- help and usage --------------------------------------------------------
 rx --help | grep -c '^usage: devmemx-rx recv --dev IFNAME --queues LIST --port PORT --expect BYTES$' >/dev/null ||
 	fail "--help"
-rx recv --help | grep -c '^       devmemx-rx send --addr IP --port PORT --bytes N$' >/dev/null ||
+rx recv --help | grep -c '^       devmemx-rx send --addr IP --port PORT --bytes N | --until-closed$' >/dev/null ||
 	fail "recv --help"
 expect_eq "$(rx selftest-pattern)" "pattern: ok" "pattern self-test"
 rc=0; rx >/dev/null 2>&1 || rc=$?
@@ -49,7 +49,7 @@ expect_err 2 'devmemx-rx: bad --rx-page-size "8G": must be below 4G' \
 	recv --dev lo --queues 0 --rx-page-size 8G
 expect_err 2 'devmemx-rx: bad --listen address "foo": use an IPv4 or IPv6 address' \
 	recv --dev lo --queues 0 --listen foo
-expect_err 2 'devmemx-rx: send needs --bytes N' rx send --addr 127.0.0.1 --port 9
+expect_err 2 'devmemx-rx: send needs --bytes N (or --until-closed)' rx send --addr 127.0.0.1 --port 9
 expect_err 2 'devmemx-rx: bad --addr "host": use an IPv4 or IPv6 address' \
 	rx send --addr host --port 9 --bytes 1
 expect_err 2 'devmemx-rx: unexpected argument "x" for send' \

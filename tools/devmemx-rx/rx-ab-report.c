@@ -68,24 +68,27 @@ static const char *ab_kernel(void)
 	return u.release;
 }
 
-/*
- * The machine's busy time (s). On one CPU, /proc/schedstat's run time of
- * every task, in ns: exact there, since ab reads it just after sleeping,
- * when every other task has been switched out and accounted. Otherwise
- * /proc/stat's ticks: a task running on another CPU across a snapshot
- * would land its whole slice in the wrong run.
- */
-static bool ab_busy_exact(const struct ab_result *r)
+/* "64M" or "10 s": how long each run is. */
+void ab_run_length(const struct ab_opts *o, char *out, size_t len)
 {
-	return r->have_sched && r->one_cpu;
+	if (o->seconds)
+		snprintf(out, len, "%u s", o->seconds);
+	else
+		ab_fmt_size(out, len, o->bytes);
 }
 
+/*
+ * The measured CPUs' busy time (s): /proc/schedstat's run time of every
+ * task, in ns, read when every measured CPU's task had just been switched
+ * out and accounted (see ab_snap()); /proc/stat's ticks where that could
+ * not be had.
+ */
 static double ab_busy(const struct ab_result *r)
 {
 	uint64_t busy = 0;
 	int i;
 
-	if (ab_busy_exact(r))
+	if (r->src == AB_SRC_SCHED)
 		return r->sched_ns / 1e9;
 	for (i = 0; i < AB_NCPU; i++)
 		if (i != AB_IDLE && i != AB_IOWAIT)
@@ -99,10 +102,11 @@ static double ab_sender_cpu(const struct ab_result *r)
 	return (r->have_tx ? r->tx_user + r->tx_sys : 0) + r->tx_tasks_ns / 1e9;
 }
 
+/* With --cpus, the device's time is not known to be on the measured CPUs. */
 double ab_host_cpu(const struct ab_result *r)
 {
-	return ab_busy(r) -
-	       (r->have_device ? r->device_ns / 1e9 : 0) - ab_sender_cpu(r);
+	return ab_busy(r) - (r->have_device && !r->cpus_given ?
+			     r->device_ns / 1e9 : 0) - ab_sender_cpu(r);
 }
 
 /* Per GiB received (bind and metadata: per GiB of dma-buf bound). */
@@ -116,7 +120,8 @@ static void ab_values(const struct ab_result *r, double m[AB_NM])
 		g = NAN;
 	m[M_MBPS] = r->wall > 0 ? r->bytes / r->wall / 1e6 : NAN;
 	m[M_CPU] = busy / g;
-	m[M_CPU_NODEV] = r->have_device ? (busy - r->device_ns / 1e9) / g : NAN;
+	m[M_CPU_NODEV] = r->have_device && !r->cpus_given ?
+			 (busy - r->device_ns / 1e9) / g : NAN;
 	m[M_HOST] = ab_host_cpu(r) / g;
 	m[M_SOFTIRQ] = r->cpu[AB_SOFTIRQ] / tck / g;
 	m[M_RXCPU] = (r->rx_user + r->rx_sys) / g;
@@ -311,16 +316,23 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 {
 	struct ab_agg g[AB_MAX_CFGS];
 	unsigned int i, k;
-	char sz[16];
+	char sz[32], cpus[64 + 32];
 
-	ab_fmt_size(sz, sizeof(sz), o->bytes);
+	ab_run_length(o, sz, sizeof(sz));
 	fprintf(f, "\n### %s%skernel %s, %s, %u flow%s, %s per run, seed %" PRIu64 "\n\n",
 		o->tag ? o->tag : "", o->tag ? ": " : "", ab_kernel(), o->dev,
 		o->flows, o->flows > 1 ? "s" : "", sz, o->seed);
-	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound). CPU is the whole machine's busy time, %s; w/o device, less the device's time (rx<N>_device_ns) where the driver reports it; %s, less also the sender's where it runs on this machine (its processes%s): the figure the ratios use; spread = its (max - min) / median.\n\n",
-		n && ab_busy_exact(r) ?
-		"the tasks' run time from /proc/schedstat (one CPU: exact)" :
+	if (o->cpus.n)
+		snprintf(cpus, sizeof(cpus), "CPUs %s", o->cpus.list);
+	else
+		snprintf(cpus, sizeof(cpus), "every CPU (%u)", n ? r->ncpus : 0);
+	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound). CPU is the busy time of %s, %s%s; w/o device, less the device's time (rx<N>_device_ns) where the driver reports it%s; %s, less also the sender's where it runs on this machine (its processes%s): the figure the ratios use; spread = its (max - min) / median.\n\n",
+		cpus, n && r->src == AB_SRC_SCHED ?
+		"the tasks' run time from /proc/schedstat, read with each CPU's running task switched out (ns)" :
 		"from /proc/stat (tick samples)",
+		n && !r->napi_threaded ?
+		" (NAPI not threaded: its softirq time on idle CPUs is not in it)" : "",
+		o->cpus.n ? " and every CPU is measured" : "",
 		ab_metrics[AB_BAR_CPU].head,
 		o->sender_tasks ? " and --sender-tasks" : "");
 	fprintf(f, "| configuration | runs |");
@@ -382,7 +394,7 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 
 	if (!f)
 		return -errno;
-	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source\n");
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source,cpu_source,cpus_measured,seconds\n");
 	for (i = 0; i < n; i++) {
 		const struct ab_result *x = &r[i];
 
@@ -420,9 +432,11 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 		fputc(',', f);
 		if (x->have_sched)
 			fprintf(f, "%" PRIu64, x->sched_ns);
-		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s\n",
+		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%u,%u\n",
 			x->bind_sec, x->dmabuf_bytes, x->niov_count,
-			x->meta_bytes, x->meta_source ? x->meta_source : "none");
+			x->meta_bytes, x->meta_source ? x->meta_source : "none",
+			x->src == AB_SRC_SCHED ? "schedstat" : "ticks",
+			x->ncpus, o->seconds);
 	}
 	return ab_close(f, path);
 }

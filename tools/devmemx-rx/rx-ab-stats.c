@@ -64,11 +64,13 @@ int ab_cpu_read(uint64_t cpu[AB_NCPU])
 
 /*
  * Field 7 of each cpu line: the time tasks other than idle ran there, from
- * sched_clock (ns), not sampled by the tick as /proc/stat's fields are.
+ * sched_clock (ns), not sampled by the tick as /proc/stat's fields are. A
+ * task's slice is added when it is switched out (ab_kick()).
  */
-bool ab_sched_read(uint64_t *ns)
+bool ab_sched_read(const cpu_set_t *set, uint64_t *ns)
 {
 	unsigned long long v[7];
+	unsigned int cpu;
 	char line[512];
 	bool any = false;
 	FILE *f;
@@ -79,14 +81,51 @@ bool ab_sched_read(uint64_t *ns)
 		return false;
 	while (fgets(line, sizeof(line), f)) {
 		if (strncmp(line, "cpu", 3) ||
-		    sscanf(line, "cpu%*u %llu %llu %llu %llu %llu %llu %llu", &v[0],
-			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 7)
+		    sscanf(line, "cpu%u %llu %llu %llu %llu %llu %llu %llu", &cpu,
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6]) != 8)
+			continue;
+		if (set && (cpu >= CPU_SETSIZE || !CPU_ISSET(cpu, set)))
 			continue;
 		*ns += v[6];
 		any = true;
 	}
 	fclose(f);
 	return any;
+}
+
+/*
+ * Switch out the task running on each CPU of @set (NULL: every CPU), so
+ * that /proc/schedstat holds its run time up to now: this thread visits
+ * each CPU as a SCHED_FIFO task of the highest priority, which preempts
+ * it there. 0, or -errno (-EPERM without CAP_SYS_NICE).
+ */
+int ab_kick(const cpu_set_t *set)
+{
+	struct sched_param fifo = {
+		.sched_priority = sched_get_priority_max(SCHED_FIFO),
+	}, other = { 0 };
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t old, one;
+	int ret = 0;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	if (sched_setscheduler(0, SCHED_FIFO, &fifo))
+		return -errno;
+	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
+		if (set && !CPU_ISSET(cpu, set))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		/* EINVAL: an offline CPU, which runs nothing. */
+		if (sched_setaffinity(0, sizeof(one), &one) && errno != EINVAL) {
+			ret = -errno;
+			break;
+		}
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	sched_setscheduler(0, SCHED_OTHER, &other);
+	return ret;
 }
 
 static bool ab_comm_matches(const char *comm, const char *prefixes)
@@ -194,6 +233,104 @@ int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
 	return rx_netdev_dump(NETDEV_CMD_QSTATS_GET, NETDEV_A_QSTATS_MAX,
 			      NETDEV_QSTATS_SCOPE_QUEUE, ab_qstats_one, &a,
 			      "qstats-get", 0);
+}
+
+/* ---- NAPI threads and IRQs (--napi-cpus) ------------------------------ */
+
+struct ab_napi_arg {
+	unsigned int ifindex;
+	uint32_t queue, napi;		/* in: the queue; out: its NAPI's id */
+	int64_t pid, irq;		/* out: -1 when it has none */
+};
+
+static int ab_queue_napi(const struct dx_reply *r, void *arg)
+{
+	struct ab_napi_arg *a = arg;
+
+	if (nla_u(r, NETDEV_A_QUEUE_IFINDEX) == a->ifindex &&
+	    nla_u(r, NETDEV_A_QUEUE_TYPE) == NETDEV_QUEUE_TYPE_RX &&
+	    r->tb[NETDEV_A_QUEUE_ID] &&
+	    nla_u(r, NETDEV_A_QUEUE_ID) == a->queue)
+		a->napi = nla_u(r, NETDEV_A_QUEUE_NAPI_ID);
+	return 0;
+}
+
+static int ab_napi_one(const struct dx_reply *r, void *arg)
+{
+	struct ab_napi_arg *a = arg;
+
+	if (!a->napi || nla_u(r, NETDEV_A_NAPI_ID) != a->napi)
+		return 0;
+	if (r->tb[NETDEV_A_NAPI_PID])
+		a->pid = nla_u(r, NETDEV_A_NAPI_PID);
+	if (r->tb[NETDEV_A_NAPI_IRQ])
+		a->irq = nla_u(r, NETDEV_A_NAPI_IRQ);
+	return 0;
+}
+
+/* Write @cpu as IRQ @irq's affinity: 0 or -errno. */
+static int ab_irq_pin(int64_t irq, unsigned int cpu)
+{
+	char path[64];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/irq/%lld/smp_affinity_list",
+		 (long long)irq);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%u\n", cpu) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
+		unsigned int cpu, bool say)
+{
+	struct ab_napi_arg a = { ifindex, queue, 0, -1, -1 };
+	cpu_set_t one;
+	int ret;
+
+	ret = rx_netdev_dump(NETDEV_CMD_QUEUE_GET, NETDEV_A_QUEUE_MAX, 0,
+			     ab_queue_napi, &a, "queue-get", 0);
+	if (!ret && a.napi)
+		ret = rx_netdev_dump(NETDEV_CMD_NAPI_GET, NETDEV_A_NAPI_MAX, 0,
+				     ab_napi_one, &a, "napi-get", 0);
+	if (ret)
+		return ret;
+	if (!a.napi) {
+		fprintf(stderr, "devmemx-rx: --napi-cpus: %s's RX queue %u has no NAPI (is the device up?)\n",
+			dev, queue);
+		return -ENOENT;
+	}
+	if (a.pid < 0) {
+		fprintf(stderr, "devmemx-rx: --napi-cpus: the NAPI of %s's RX queue %u (id %u) is not threaded: echo 1 > /sys/class/net/%s/threaded\n",
+			dev, queue, a.napi, dev);
+		return -EINVAL;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(a.pid, sizeof(one), &one)) {
+		ret = -errno;
+		fprintf(stderr, "devmemx-rx: --napi-cpus: cannot move the NAPI thread of %s's RX queue %u (pid %lld) to CPU %u: %s\n",
+			dev, queue, (long long)a.pid, cpu, strerror(-ret));
+		return ret;
+	}
+	/* A managed IRQ refuses (EIO): the kernel places it, and that is all. */
+	ret = a.irq >= 0 ? ab_irq_pin(a.irq, cpu) : 0;
+	if (ret && say)
+		fprintf(stderr, "devmemx-rx: --napi-cpus: IRQ %lld of %s's RX queue %u stays where it is: %s\n",
+			(long long)a.irq, dev, queue, strerror(-ret));
+	if (say && a.irq >= 0 && !ret)
+		fprintf(stderr, "devmemx-rx: %s's RX queue %u: NAPI thread %lld and IRQ %lld on CPU %u\n",
+			dev, queue, (long long)a.pid, (long long)a.irq, cpu);
+	else if (say)
+		fprintf(stderr, "devmemx-rx: %s's RX queue %u: NAPI thread %lld on CPU %u\n",
+			dev, queue, (long long)a.pid, cpu);
+	return 0;
 }
 
 #define AB_MAX_POOLS	64

@@ -35,6 +35,11 @@ struct ab {
 	bool readable;			/* the CPU can read the dma-buf back */
 	uint64_t rng;
 	bool dx_unloaded;
+	enum ab_src src;		/* how busy time is read */
+	const cpu_set_t *meas;		/* the CPUs measured, NULL: all */
+	unsigned int ncpus;
+	bool kick;			/* switch out running tasks to read */
+	int napi_threaded;
 };
 
 struct ab_flow {
@@ -46,6 +51,7 @@ struct ab_flow {
 	pid_t sender;
 	struct rx_stats st;
 	int ret;
+	int cpu;			/* --rx-cpus: run there; -1 anywhere */
 	pthread_t th;
 };
 
@@ -201,14 +207,22 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 	/*
 	 * Sleep first: on one CPU every other task is then switched out, its
 	 * run time accounted in /proc/schedstat, and ab's own slice is
-	 * fresh.
+	 * fresh. On more, ab_kick() switches out each CPU's task.
 	 */
 	usleep(2000);
+	if (a->kick) {
+		ret = ab_kick(a->meas);
+		if (ret) {
+			fprintf(stderr, "devmemx-rx: switching out the CPUs' tasks: %s\n",
+				strerror(-ret));
+			return ret;
+		}
+	}
 	s->t = ab_now();
 	getrusage(RUSAGE_SELF, &ru);
 	s->rx_user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	s->rx_sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	s->have_sched = ab_sched_read(&s->sched_ns);
+	s->have_sched = ab_sched_read(a->meas, &s->sched_ns);
 	ret = ab_cpu_read(s->cpu);
 	if (!ret)
 		ret = ab_qstats_read(a->ro.ifindex, a->ro.queues, a->ro.nqueues,
@@ -220,13 +234,24 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 	return ret;
 }
 
+/* How much a sender sends: @bytes, or until ab closes (--seconds). */
+static void ab_send_len(const struct ab_opts *o, uint64_t bytes, char *out,
+			size_t len)
+{
+	if (o->seconds)
+		snprintf(out, len, "--until-closed");
+	else
+		snprintf(out, len, "--bytes %" PRIu64, bytes);
+}
+
 static pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
 {
-	char cmd[1024];
+	char cmd[1024], len[64];
 	pid_t pid;
 
-	snprintf(cmd, sizeof(cmd), "exec %s --port %u --bytes %" PRIu64 "%s >/dev/null",
-		 a->o->sender, f->o.port, f->o.expect,
+	ab_send_len(a->o, f->o.expect, len, sizeof(len));
+	snprintf(cmd, sizeof(cmd), "exec %s --port %u %s%s >/dev/null",
+		 a->o->sender, f->o.port, len,
 		 f->o.no_verify ? " --fill zero" : "");
 	pid = fork();
 	if (pid == 0) {
@@ -268,7 +293,20 @@ static int ab_sender_wait(struct ab_flow *f, struct ab_result *r)
 static void *ab_flow_thread(void *arg)
 {
 	struct ab_flow *f = arg;
+	cpu_set_t one;
+	int err;
 
+	if (f->cpu >= 0) {
+		CPU_ZERO(&one);
+		CPU_SET(f->cpu, &one);
+		err = pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+		if (err) {
+			fprintf(stderr, "devmemx-rx: --rx-cpus: cannot run on CPU %d: %s\n",
+				f->cpu, strerror(err));
+			f->ret = -err;
+			return NULL;
+		}
+	}
 	f->ret = rx_receive(f->fd, &f->o, f->buf, f->id, &f->st);
 	return NULL;
 }
@@ -286,8 +324,8 @@ static void ab_stats_add(struct rx_stats *d, const struct rx_stats *s)
 		d->frag_max = s->frag_max;
 }
 
-static void ab_delta(struct ab_result *r, const struct ab_snap *s0,
-		     const struct ab_snap *s1)
+static void ab_delta(const struct ab *a, struct ab_result *r,
+		     const struct ab_snap *s0, const struct ab_snap *s1)
 {
 	int i;
 
@@ -305,7 +343,10 @@ static void ab_delta(struct ab_result *r, const struct ab_snap *s0,
 	r->sched_ns = s1->sched_ns - s0->sched_ns;
 	r->tx_tasks_ns = s1->tx_tasks_ns - s0->tx_tasks_ns;
 	r->have_sched = s0->have_sched && s1->have_sched;
-	r->one_cpu = sysconf(_SC_NPROCESSORS_ONLN) == 1;
+	r->src = r->have_sched ? a->src : AB_SRC_TICKS;
+	r->ncpus = a->ncpus;
+	r->cpus_given = a->meas;
+	r->napi_threaded = a->napi_threaded;
 }
 
 /* Listen, steer, and (with --sender) start the sender of every flow. */
@@ -321,14 +362,16 @@ static int ab_flows_open(struct ab *a, struct ab_flow *fl, uint32_t id,
 		f->o = a->ro;
 		f->o.port = a->o->port + i;
 		f->o.queues[0] = a->ro.queues[i % a->ro.nqueues];
-		f->o.expect = a->o->bytes / a->o->flows;
+		f->o.expect = a->o->seconds ? 0 : a->o->bytes / a->o->flows;
 		/*
 		 * The verified pass proves the configuration; timing is later.
 		 * (A sender of the user's sends --bytes every time.)
 		 */
-		if (verify && !a->o->verify && a->o->sender &&
+		if (verify && !a->o->verify && a->o->sender && !a->o->seconds &&
 		    a->o->bytes > AB_VERIFY_BYTES)
 			f->o.expect = AB_VERIFY_BYTES / a->o->flows;
+		f->cpu = a->o->rx_cpus.n ?
+			 (int)a->o->rx_cpus.cpu[i % a->o->rx_cpus.n] : -1;
 		f->o.no_verify = !verify;
 		f->buf = &a->buf;
 		f->id = id;
@@ -464,6 +507,10 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	t = ab_now();
 	ret = bind.ops->bind(&bind, &a->ro, a->buf.fd);
 	r->bind_sec = ab_now() - t;
+	for (i = 0; !ret && i < a->ro.nqueues && a->o->napi_cpus.n; i++)
+		ret = ab_napi_pin(a->ro.ifindex, a->o->dev, a->ro.queues[i],
+				  a->o->napi_cpus.cpu[i % a->o->napi_cpus.n],
+				  !a->nres);
 	if (!ret)
 		ret = ab_flows_open(a, fl, bind.id, verify);
 	if (!ret && !a->o->sender) {
@@ -475,12 +522,15 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 		if (!ret)
 			ret = ab_flows_accept(a, fl);
 	}
+	/* --seconds: every flow stops reading that long after the snapshot. */
+	for (i = 0; !ret && i < a->o->flows && a->o->seconds; i++)
+		fl[i].o.deadline = s0.t + a->o->seconds;
 	if (!ret)
 		ret = ab_flows_receive(a, fl, r);
 	if (!ret)
 		ret = ab_snap(a, &s1);
 	if (!ret) {
-		ab_delta(r, &s0, &s1);
+		ab_delta(a, r, &s0, &s1);
 		r->bytes = r->st.bytes;
 		ab_meta(a, &bind, r);
 		r->have_device = s1.have_device;
@@ -515,13 +565,15 @@ static void ab_sender_hint(const struct ab *a, unsigned int total)
 {
 	const struct ab_opts *o = a->o;
 	unsigned int i;
+	char len[64];
 
 	printf("no --sender: on the sender machine run, for each flow (%u connections each):\n",
 	       total);
+	ab_send_len(o, o->bytes / o->flows, len, sizeof(len));
 	for (i = 0; i < o->flows; i++)
-		printf("  for i in $(seq %u); do devmemx-rx send --addr %s --port %u --bytes %" PRIu64 " --timeout %d || break; done%s\n",
+		printf("  for i in $(seq %u); do devmemx-rx send --addr %s --port %u %s --timeout %d || break; done%s\n",
 		       total, o->listen ? o->listen : "RECEIVER-IP", o->port + i,
-		       o->bytes / o->flows, o->timeout, o->flows > 1 ? " &" : "");
+		       len, o->timeout, o->flows > 1 ? " &" : "");
 	fflush(stdout);
 }
 
@@ -558,6 +610,77 @@ static int ab_all(struct ab *a)
 	return ret;
 }
 
+/*
+ * How to read busy time: on one CPU, /proc/schedstat after a sleep (every
+ * other task has been switched out by then); on more, /proc/schedstat
+ * after switching out each measured CPU's task (ab_kick(), which needs
+ * SCHED_FIFO); else /proc/stat's ticks, and only for every CPU.
+ */
+static int ab_cpu_setup(struct ab *a)
+{
+	const struct ab_opts *o = a->o;
+	uint64_t ns;
+	int ret;
+
+	a->meas = o->cpus.n ? &o->cpus.set : NULL;
+	a->ncpus = o->cpus.n ? o->cpus.n : sysconf(_SC_NPROCESSORS_ONLN);
+	a->src = AB_SRC_TICKS;
+	if (!ab_sched_read(a->meas, &ns)) {
+		if (o->cpus.n) {
+			fprintf(stderr, "devmemx-rx: --cpus needs /proc/schedstat (a kernel with CONFIG_SCHEDSTATS)\n");
+			return -EOPNOTSUPP;
+		}
+		fprintf(stderr, "devmemx-rx: no /proc/schedstat: CPU time from /proc/stat's ticks, too coarse for runs shorter than minutes\n");
+		return 0;
+	}
+	a->src = AB_SRC_SCHED;
+	if (sysconf(_SC_NPROCESSORS_ONLN) == 1)
+		return 0;
+	ret = ab_kick(a->meas);
+	if (!ret) {
+		a->kick = true;
+		return 0;
+	}
+	if (o->cpus.n) {
+		fprintf(stderr, "devmemx-rx: --cpus: reading CPU time needs SCHED_FIFO: %s (run as root)\n",
+			strerror(-ret));
+		return ret;
+	}
+	a->src = AB_SRC_TICKS;
+	fprintf(stderr, "devmemx-rx: cannot run as SCHED_FIFO (%s): CPU time from /proc/stat's ticks, too coarse for runs shorter than minutes\n",
+		strerror(-ret));
+	return 0;
+}
+
+/*
+ * Whether @dev's NAPI runs in threads: a receive softirq that runs on an
+ * otherwise idle CPU is no task's time, and where the kernel does not
+ * account IRQ time (Debian's) /proc/stat counts it as idle.
+ */
+static int ab_napi_check(const char *dev, bool pin)
+{
+	char path[64 + IF_NAMESIZE], v[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/threaded", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = 0;
+	fclose(f);
+	if (v[0] != '0')
+		return 1;
+	if (pin) {
+		fprintf(stderr, "devmemx-rx: --napi-cpus: %s's NAPI is not threaded: echo 1 > /sys/class/net/%s/threaded\n",
+			dev, dev);
+		return -EINVAL;
+	}
+	fprintf(stderr, "devmemx-rx: %s's NAPI is not threaded: its receive softirqs on otherwise idle CPUs are no task's time and, without IRQ time accounting (Debian's kernels), count as idle; for CPU figures that include them: echo 1 > /sys/class/net/%s/threaded\n",
+		dev, dev);
+	return 0;
+}
+
 static int ab_setup(struct ab *a)
 {
 	const struct ab_opts *o = a->o;
@@ -582,6 +705,12 @@ static int ab_setup(struct ab *a)
 	a->ro.timeout = o->timeout;
 	a->ro.listen = o->listen;
 	a->ro.buf = o->buf;
+	ret = ab_cpu_setup(a);
+	if (ret)
+		return ret;
+	a->napi_threaded = ab_napi_check(o->dev, o->napi_cpus.n);
+	if (a->napi_threaded == -EINVAL)
+		return -EINVAL;
 	a->net_iov_size = ab_btf_struct_size("net_iov");
 	ret = dx_dmabuf_create(&a->buf, &o->buf);
 	if (ret)
@@ -629,7 +758,7 @@ int rx_ab(int argc, char **argv)
 {
 	struct ab_opts o = { 0 };
 	struct ab a = { .o = &o, .buf = DX_DMABUF_INIT };
-	char sz[16];
+	char sz[32];
 	int ret;
 
 	ret = rx_parse_ab(argc, argv, &o);
@@ -642,7 +771,7 @@ int rx_ab(int argc, char **argv)
 	if (ret)
 		return ret > 0 ? 1 : 2;	/* 1: a request failed, 2: usage */
 	rx_signals_setup();
-	ab_fmt_size(sz, sizeof(sz), o.bytes);
+	ab_run_length(&o, sz, sizeof(sz));
 	printf("devmemx-rx ab on %s: %u configurations, %s per run in %u flow%s, %u timed run%s each; order seed %" PRIu64 " (repeat with --seed %" PRIu64 ")\n",
 	       o.dev, a.ncfgs, sz, o.flows, o.flows > 1 ? "s" : "", o.runs,
 	       o.runs > 1 ? "s" : "", o.seed, o.seed);

@@ -7,6 +7,7 @@
 #ifndef DX_RX_AB_H
 #define DX_RX_AB_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,15 @@
 #define AB_MAX_FLOWS	16
 #define AB_MAX_RUNS	1000
 #define AB_VERIFY_BYTES	(64ULL << 20)	/* at most, per verified pass run */
+#define AB_MAX_SECONDS	3600
+
+/* --cpus, --rx-cpus: a CPU list. */
+struct ab_cpus {
+	const char *list;		/* as given; NULL: not given */
+	cpu_set_t set;
+	uint32_t cpu[DX_MAX_QUEUES];	/* in the order given */
+	unsigned int n;
+};
 
 /* Who binds: in-tree netdev (with devmemx loaded or not), or devmemx. */
 enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_NPROV };
@@ -33,6 +43,11 @@ struct ab_opts {
 	struct { enum ab_prov prov; uint32_t size; } configs[AB_MAX_CFGS];
 	unsigned int nconfigs;		/* --configs, instead of the product */
 	uint64_t bytes;			/* per run, over all flows */
+	bool bytes_set;
+	unsigned int seconds;		/* --seconds: per run, instead of bytes */
+	struct ab_cpus cpus;		/* the CPUs measured (n 0: all) */
+	struct ab_cpus rx_cpus;		/* flow i's thread on rx_cpus.cpu[i % n] */
+	struct ab_cpus napi_cpus;	/* queue i's NAPI on napi_cpus.cpu[i % n] */
 	unsigned int runs;		/* timed runs per configuration */
 	unsigned int flows;
 	uint64_t seed;
@@ -79,6 +94,12 @@ struct ab_snap {
 	uint64_t tx_tasks_ns;		/* --sender-tasks' run time */
 };
 
+/* Where a run's busy time comes from. */
+enum ab_src {
+	AB_SRC_TICKS,		/* /proc/stat: the tick's samples */
+	AB_SRC_SCHED,		/* /proc/schedstat, every slice accounted */
+};
+
 /* One run: everything the CSV row holds. */
 struct ab_result {
 	const struct ab_cfg *cfg;
@@ -99,7 +120,10 @@ struct ab_result {
 	bool have_device;
 	uint64_t sched_ns;
 	bool have_sched;
-	bool one_cpu;			/* the machine had one CPU online */
+	enum ab_src src;
+	unsigned int ncpus;		/* CPUs measured */
+	bool cpus_given;		/* --cpus: only some */
+	int napi_threaded;		/* the device's NAPI: 1, 0, -1 unknown */
 	double bind_sec;
 	uint64_t dmabuf_bytes;
 	uint64_t niov_count;
@@ -114,13 +138,25 @@ const char *ab_prov_name(enum ab_prov p);
 /* rx-ab-stats.c: each returns 0 or -errno (after a message). */
 double ab_now(void);
 int ab_cpu_read(uint64_t cpu[AB_NCPU]);
-/* Sum over CPUs of the time tasks ran (ns, /proc/schedstat); false if none. */
-bool ab_sched_read(uint64_t *ns);
+/*
+ * Sum over the CPUs of @set (NULL: all) of the time tasks ran there (ns,
+ * /proc/schedstat); false if none.
+ */
+bool ab_sched_read(const cpu_set_t *set, uint64_t *ns);
+/* Switch out what runs on the CPUs of @set (NULL: all): 0 or -errno. */
+int ab_kick(const cpu_set_t *set);
 long ab_clk_tck(void);
 int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
 		   unsigned int nqueues, struct ab_qstats *q);
 /* Pools carrying binding @id: their stats (*@have false without them). */
 int ab_pp_read(uint32_t id, uint64_t pp[AB_NPP], bool *have);
+/*
+ * Run the NAPI thread of @dev's RX queue @queue, and its IRQ where it has
+ * one and the IRQ may move, on CPU @cpu (saying so if @say): 0 or -errno
+ * after a message (the NAPI must be threaded).
+ */
+int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
+		unsigned int cpu, bool say);
 /* How many pools carry binding @id. */
 int ab_pp_count(uint32_t id);
 /* Sum of the device's rx<N>_device_ns (ethtool -S); *@have false if none. */
@@ -138,6 +174,7 @@ void ab_flush_deferred(void);
 
 /* rx-ab-report.c */
 void ab_fmt_size(char *out, size_t len, uint64_t v);
+void ab_run_length(const struct ab_opts *o, char *out, size_t len);
 /* The receiving host's CPU of a run (s): what the bars are judged on. */
 double ab_host_cpu(const struct ab_result *r);
 int ab_csv_write(const char *path, const struct ab_opts *o,

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pattern.h"
 #include "rx-ab.h"
@@ -23,11 +25,12 @@ void rx_usage(FILE *f)
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "                       [--hold SEC]\n"
-	      "       devmemx-rx send --addr IP --port PORT --bytes N\n"
+	      "       devmemx-rx send --addr IP --port PORT --bytes N | --until-closed\n"
 	      "                       [--seed N] [--chunk SIZE] [--timeout SEC] [--fill pattern|zero]\n"
 	      "       devmemx-rx ab --dev IFNAME --queues LIST [--sizes LIST]\n"
 	      "                     [--providers netdev,devmemx,netdev-nodx | --configs LIST]\n"
-	      "                     [--bytes N]\n"
+	      "                     [--bytes N | --seconds S] [--cpus LIST] [--rx-cpus LIST]\n"
+	      "                     [--napi-cpus LIST]\n"
 	      "                     [--runs N] [--flows N] [--seed N] [--verify]\n"
 	      "                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
 	      "                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
@@ -86,6 +89,8 @@ void rx_usage(FILE *f)
 	      "  --addr IP             the receiver's address\n"
 	      "  --port PORT           its port\n"
 	      "  --bytes N             how many bytes to send\n"
+	      "  --until-closed        send until the receiver closes the connection (ab\n"
+	      "                        --seconds), then exit 0\n"
 	      "  --seed N              pattern seed (default 0x9e3779b97f4a7c15)\n"
 	      "  --chunk SIZE          bytes per write (default 1M)\n"
 	      "  --timeout SEC         give up connecting or sending after SEC s\n"
@@ -102,8 +107,9 @@ void rx_usage(FILE *f)
 	      "(provider x niov size) binds the dma-buf, receives --bytes over --flows\n"
 	      "connections and unbinds, per run; one verified pass of every configuration\n"
 	      "first, then --runs rounds of timed runs, each round in an order shuffled\n"
-	      "from the printed seed. Per run: whole-machine CPU (/proc/stat) and the\n"
-	      "receiving host's (less device and sender time), the receiver's own CPU,\n"
+	      "from the printed seed. Per run: the CPUs' busy time (/proc/schedstat, in\n"
+	      "ns, each CPU's running task switched out before reading: needs root) and\n"
+	      "the receiving host's (less device and sender time), the receiver's own CPU,\n"
 	      "recvmsg calls, cmsgs, tokens, SO_DEVMEM_DONTNEED calls, page-pool\n"
 	      "allocations, HW-GRO qstats, device time (rx<N>_device_ns in ethtool -S,\n"
 	      "where the driver has it), bind time and metadata; then medians per GiB\n"
@@ -116,6 +122,18 @@ void rx_usage(FILE *f)
 	      "  --configs LIST        exactly these, e.g. netdev-4K,devmemx-64K,netdev-nodx-4K\n"
 	      "                        (instead of every provider at every size)\n"
 	      "  --bytes N             per run, over all flows (default 64M)\n"
+	      "  --seconds S           per run instead: each flow stops reading S s after\n"
+	      "                        the run's first reading (senders: --until-closed);\n"
+	      "                        on hardware, runs of 10 s or more (README: A/B)\n"
+	      "  --cpus LIST           measure only these CPUs (e.g. 2-3, where the queue's\n"
+	      "                        NAPI and the receiver run); the sender must run\n"
+	      "                        elsewhere (no --sender, --sender-tasks)\n"
+	      "  --rx-cpus LIST        run flow i's receiving thread on CPU i of LIST\n"
+	      "                        (counting round it again)\n"
+	      "  --napi-cpus LIST      after each bind, run the NAPI thread of queue i of\n"
+	      "                        --queues on CPU i of LIST, and its IRQ where the\n"
+	      "                        kernel lets it move (threaded NAPI only; a driver\n"
+	      "                        may make new NAPI threads when a queue is bound)\n"
 	      "  --runs N              timed runs per configuration (default 5)\n"
 	      "  --flows N             connections per run, on ports PORT..PORT+N-1, flow i\n"
 	      "                        steered to queue i of LIST, counting round it\n"
@@ -223,6 +241,7 @@ enum {
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
 	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
 	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
+	O_UNTIL_CLOSED, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
 };
 
 /*
@@ -426,6 +445,9 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 		return 0;
 	case O_TIMEOUT:
 		return parse_seconds(arg, "--timeout", &o->timeout);
+	case O_UNTIL_CLOSED:
+		o->until_closed = true;
+		return 0;
 	case O_FILL:
 		if (strcmp(arg, "zero") && strcmp(arg, "pattern"))
 			return dx_bad_usage("bad --fill \"%s\": use pattern or zero", arg);
@@ -448,6 +470,7 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 		{ "chunk", required_argument, NULL, O_CHUNK },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
 		{ "fill", required_argument, NULL, O_FILL },
+		{ "until-closed", no_argument, NULL, O_UNTIL_CLOSED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -473,8 +496,10 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 				    o->addr);
 	if (!o->port)
 		return dx_bad_usage("send needs --port PORT");
-	if (!got_bytes)
-		return dx_bad_usage("send needs --bytes N");
+	if (got_bytes && o->until_closed)
+		return dx_bad_usage("send takes --bytes N or --until-closed, not both");
+	if (!got_bytes && !o->until_closed)
+		return dx_bad_usage("send needs --bytes N (or --until-closed)");
 	return 0;
 }
 
@@ -558,6 +583,48 @@ static int ab_count(const char *s, const char *opt, uint64_t max,
 	return 0;
 }
 
+/* Is CPU @cpu there and online? */
+static bool ab_cpu_online(uint32_t cpu)
+{
+	char path[64], c = '1';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+	if (cpu >= CPU_SETSIZE || access(path, F_OK))
+		return false;
+	/* No "online" file: a CPU that cannot go offline (often CPU 0). */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+	f = fopen(path, "r");
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = '0';
+		fclose(f);
+	}
+	return c == '1';
+}
+
+/* A CPU list as taskset -c takes it (0-3,8), of online CPUs. */
+static int ab_cpus(const char *arg, const char *opt, struct ab_cpus *c)
+{
+	uint32_t cpus[DX_MAX_QUEUES];
+	unsigned int i, n = 0;
+
+	if (dx_parse_list(arg, opt, "CPU", cpus, DX_MAX_QUEUES, &n))
+		return -EINVAL;
+	CPU_ZERO(&c->set);
+	for (i = 0; i < n; i++) {
+		if (!ab_cpu_online(cpus[i]))
+			return dx_bad_usage("%s %s: CPU %u is not online here (see lscpu)",
+					    opt, arg, cpus[i]);
+		CPU_SET(cpus[i], &c->set);
+	}
+	c->list = arg;
+	c->n = n;
+	for (i = 0; i < n; i++)
+		c->cpu[i] = cpus[i];
+	return 0;
+}
+
 static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 {
 	int ret = buf_opt(c, arg, argc, argv, &o->buf);
@@ -572,7 +639,17 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 	case O_SIZES: return ab_sizes(arg, o);
 	case O_PROVIDERS: return ab_providers(arg, o);
 	case O_CONFIGS: return ab_configs(arg, o);
-	case O_BYTES: return dx_parse_size(arg, "--bytes", &o->bytes);
+	case O_BYTES:
+		o->bytes_set = true;
+		return dx_parse_size(arg, "--bytes", &o->bytes);
+	case O_SECONDS:
+		return ab_count(arg, "--seconds", AB_MAX_SECONDS, &o->seconds);
+	case O_CPUS:
+		return ab_cpus(arg, "--cpus", &o->cpus);
+	case O_RX_CPUS:
+		return ab_cpus(arg, "--rx-cpus", &o->rx_cpus);
+	case O_NAPI_CPUS:
+		return ab_cpus(arg, "--napi-cpus", &o->napi_cpus);
 	case O_RUNS: return ab_count(arg, "--runs", AB_MAX_RUNS, &o->runs);
 	case O_FLOWS: return ab_count(arg, "--flows", AB_MAX_FLOWS, &o->flows);
 	case O_SEED:
@@ -612,6 +689,10 @@ static int ab_check(struct ab_opts *o)
 		return dx_bad_usage("ab needs --dev IFNAME");
 	if (!o->nqueues)
 		return dx_bad_usage("ab needs --queues LIST (e.g. --queues 2)");
+	if (o->seconds && o->bytes_set)
+		return dx_bad_usage("ab takes --bytes N or --seconds S per run, not both");
+	if (o->cpus.n && (o->sender || o->sender_tasks))
+		return dx_bad_usage("--cpus measures only some CPUs: the sender's time (--sender, --sender-tasks) cannot be told apart there; run the sender elsewhere, or measure every CPU");
 	if (o->bytes < o->flows)
 		return dx_bad_usage("--bytes must be at least one byte per flow");
 	if (o->bytes % o->flows)
@@ -656,6 +737,10 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
 		{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
 		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "seconds", required_argument, NULL, O_SECONDS },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "rx-cpus", required_argument, NULL, O_RX_CPUS },
+		{ "napi-cpus", required_argument, NULL, O_NAPI_CPUS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};

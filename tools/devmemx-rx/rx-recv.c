@@ -69,6 +69,25 @@ static int rx_timeout_ms(const struct rx_opts *o)
 	return o->timeout ? o->timeout * 1000 : -1;
 }
 
+static bool rx_past_deadline(const struct rx_ctx *c)
+{
+	return c->o->deadline && now_sec() >= c->o->deadline;
+}
+
+/* How long to wait for data: --timeout, cut at the deadline. */
+static int rx_wait_ms(const struct rx_ctx *c)
+{
+	int ms = rx_timeout_ms(c->o);
+	double left;
+
+	if (!c->o->deadline)
+		return ms;
+	left = (c->o->deadline - now_sec()) * 1000 + 1;
+	if (left < 0)
+		left = 0;
+	return ms < 0 || left < ms ? (int)left : ms;
+}
+
 int rx_listen(const struct rx_opts *o)
 {
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
@@ -399,7 +418,14 @@ static ssize_t rx_recvmsg(struct rx_ctx *c, struct msghdr *msg, size_t ctrl_len)
 				return ret;
 			continue;
 		}
-		ret = rx_wait(c->fd, POLLIN, rx_timeout_ms(c->o));
+		ret = rx_wait(c->fd, POLLIN, rx_wait_ms(c));
+		if (ret == 0 && rx_past_deadline(c))
+			return -ETIME;
+		if (ret == 0 && c->o->deadline) {
+			fprintf(stderr, "devmemx-rx: no data for %d s after %" PRIu64 " bytes (is the sender running?)\n",
+				c->o->timeout, c->st->bytes);
+			return -ETIMEDOUT;
+		}
 		if (ret == 0) {
 			fprintf(stderr, "devmemx-rx: no data for %d s after %" PRIu64 " of %" PRIu64 " bytes (is the sender running?)\n",
 				c->o->timeout, c->st->bytes, c->o->expect);
@@ -436,6 +462,8 @@ static int rx_loop(struct rx_ctx *c, uint8_t *iov, void *ctrl, size_t ctrl_len)
 		ret = rx_one(c, &msg, iov, n);
 		if (ret)
 			return ret;
+		if (rx_past_deadline(c))
+			return -ETIME;
 		/* Take a pending SIGINT/SIGTERM even while data streams. */
 		if (!(c->st->recvmsg_calls % RX_SIGNAL_EVERY) &&
 		    rx_wait(c->fd, POLLIN, 0) == -EINTR)
@@ -450,7 +478,12 @@ static double tv_sec(const struct timeval *tv)
 
 static int rx_final(const struct rx_ctx *c)
 {
-	if (c->st->bytes != c->o->expect) {
+	if (c->o->deadline && !c->st->bytes) {
+		fprintf(stderr, "devmemx-rx: no data on port %u before the deadline\n",
+			c->o->port);
+		return -EIO;
+	}
+	if (!c->o->deadline && c->st->bytes != c->o->expect) {
 		fprintf(stderr, "devmemx-rx: received %" PRIu64 " bytes, expected %" PRIu64 "\n",
 			c->st->bytes, c->o->expect);
 		return -EIO;
@@ -485,6 +518,8 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	getrusage(RUSAGE_SELF, &r0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = rx_loop(&c, iov, ctrl, ctrl_len);
+	if (ret == -ETIME)
+		ret = 0;	/* the deadline: as the end of the stream */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_SELF, &r1);
 	st->cpu_sec = tv_sec(&r1.ru_utime) - tv_sec(&r0.ru_utime) +

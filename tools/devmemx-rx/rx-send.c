@@ -99,7 +99,11 @@ static int tx_connect(const struct tx_opts *o)
 	return -err;
 }
 
-static int tx_write(int fd, const uint8_t *p, size_t len, uint64_t off,
+/*
+ * Send @len bytes, advancing *@off by what was sent: 0, 1 when the
+ * receiver closed (--until-closed), -EIO after a message.
+ */
+static int tx_write(int fd, const uint8_t *p, size_t len, uint64_t *off,
 		    const struct tx_opts *o)
 {
 	ssize_t n;
@@ -108,18 +112,26 @@ static int tx_write(int fd, const uint8_t *p, size_t len, uint64_t off,
 		n = send(fd, p, len, MSG_NOSIGNAL);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && o->until_closed &&
+		    (errno == EPIPE || errno == ECONNRESET))
+			return 1;
 		if (n < 0) {
-			if (errno == EAGAIN)
-				fprintf(stderr, "devmemx-rx: send stalled for %d s at byte %" PRIu64 " of %" PRIu64 " (is the receiver reading?)\n",
-					o->timeout, off, o->bytes);
+			int err = errno;
+			char of[32] = "";
+
+			if (!o->until_closed)
+				snprintf(of, sizeof(of), " of %" PRIu64, o->bytes);
+			if (err == EAGAIN)
+				fprintf(stderr, "devmemx-rx: send stalled for %d s at byte %" PRIu64 "%s (is the receiver reading?)\n",
+					o->timeout, *off, of);
 			else
-				fprintf(stderr, "devmemx-rx: send at byte %" PRIu64 " of %" PRIu64 ": %s\n",
-					off, o->bytes, strerror(errno));
+				fprintf(stderr, "devmemx-rx: send at byte %" PRIu64 "%s: %s\n",
+					*off, of, strerror(err));
 			return -EIO;
 		}
 		p += n;
 		len -= n;
-		off += n;
+		*off += n;
 	}
 	return 0;
 }
@@ -141,19 +153,22 @@ int tx_send(const struct tx_opts *o)
 		free(buf);
 		return fd;
 	}
-	while (off < o->bytes && !ret) {
-		n = o->bytes - off < o->chunk ? o->bytes - off : o->chunk;
+	while ((o->until_closed || off < o->bytes) && !ret) {
+		n = o->until_closed || o->bytes - off >= o->chunk ? o->chunk :
+		    o->bytes - off;
 		if (!o->zero)
 			dx_pat_fill(buf, n, off, o->seed);
-		ret = tx_write(fd, buf, n, off, o);
-		off += n;
+		ret = tx_write(fd, buf, n, &off, o);
 	}
-	if (!ret && shutdown(fd, SHUT_WR)) {
+	if (ret == 1) {
+		tx_report(fd, off);
+		ret = 0;
+	} else if (!ret && shutdown(fd, SHUT_WR)) {
 		fprintf(stderr, "devmemx-rx: shutdown: %s\n", strerror(errno));
 		ret = -EIO;
-	}
-	if (!ret)
+	} else if (!ret) {
 		tx_report(fd, o->bytes);
+	}
 	close(fd);
 	free(buf);
 	return ret;

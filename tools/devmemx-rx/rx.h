@@ -27,6 +27,11 @@ struct rx_opts {
 	const char *listen;	/* NULL: IPv6 + IPv4 any */
 	bool no_verify;		/* count only: no pattern check, no dma-buf sync */
 	int hold;		/* seconds to keep every token before returning it */
+	/*
+	 * CLOCK_MONOTONIC seconds at which to stop reading (ab --seconds), 0:
+	 * read to the end; with it @expect is 0 and any length is right.
+	 */
+	double deadline;
 };
 
 struct tx_opts {
@@ -37,6 +42,7 @@ struct tx_opts {
 	uint64_t chunk;
 	int timeout;
 	bool zero;		/* --fill zero: zeros, not the pattern */
+	bool until_closed;	/* send until the receiver closes (no --bytes) */
 };
 
 /* rx-opts.c: the command line; parse returns < 0 bad usage, > 0 --help. */

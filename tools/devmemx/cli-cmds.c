@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dmabuf.h"
 #include "family.h"
 #include "generated/devmemx-names.h"
 
@@ -30,13 +31,51 @@ static int parse_id(const char *s, bool all_ok, uint32_t *id, bool *all)
 
 /* ---- show ---------------------------------------------------------------- */
 
+static void print_holder(int pid, const char *comm, int fd, void *arg)
+{
+	unsigned int *n = arg;
+
+	if (cli_json) {
+		printf("%s{\"pid\":%d,\"comm\":", (*n)++ ? "," : "", pid);
+		dx_print_json_str(comm);
+		printf(",\"fd\":%d}", fd);
+	} else {
+		printf("%s%d (%s) fd %d", (*n)++ ? ", " : "", pid, comm, fd);
+	}
+}
+
+/*
+ * The processes whose fds hold the binding's dma-buf, found by its inode
+ * in /proc/PID/fd (as far as this process may look): a bind with --pid
+ * shows the application it took the buffer from, which creator-pid (the
+ * process that bound) does not.
+ */
+static void print_holders(const struct dx_reply *r)
+{
+	unsigned int n = 0;
+
+	if (!r->tb[DEVMEMX_A_BINDING_DMABUF_INO])
+		return;
+	fputs(cli_json ? ",\"held-by\":[" : "held-by: ", stdout);
+	dx_dmabuf_holders(nla_get_u64(r->tb[DEVMEMX_A_BINDING_DMABUF_INO]),
+			  print_holder, &n);
+	if (cli_json)
+		putchar(']');
+	else
+		puts(n ? "" : "no process (the binding alone keeps the dma-buf)");
+}
+
 static int print_binding(const struct dx_reply *r, void *arg)
 {
 	unsigned int *n = arg;
 
 	if ((*n)++ && !cli_json)
 		putchar('\n');
-	dx_print(r, dx_binding_attrs, DEVMEMX_A_BINDING_MAX, cli_json);
+	dx_print_flags(r, dx_binding_attrs, DEVMEMX_A_BINDING_MAX,
+		       cli_json ? DX_PRINT_JSON | DX_PRINT_OPEN : 0);
+	print_holders(r);
+	if (cli_json)
+		puts("}");
 	return 0;
 }
 

@@ -95,6 +95,8 @@ static const struct dx_attr dx_binding_attrs[] = {
 	[DEVMEMX_A_BINDING_OTHER_SIZE_NS] = { "other-size-ns", DX_U64, DX_NS },
 	[DEVMEMX_A_BINDING_STATE] = { "state", DX_U32, DX_ENUM, dx_binding_state_names },
 	[DEVMEMX_A_BINDING_CARVE] = { "carve", DX_NEST, .nest = dx_carve_attrs, .nest_max = DEVMEMX_A_CARVE_MAX, .multi = true },
+	[DEVMEMX_A_BINDING_DMABUF_INO] = { "dmabuf-ino", DX_U64 },
+	[DEVMEMX_A_BINDING_EXPORTER] = { "exporter", DX_STRING },
 	[DEVMEMX_A_BINDING_MAX + 1] = { NULL }
 };
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A dma-buf to bind: see dmabuf.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/dma-buf.h>
@@ -246,6 +248,63 @@ void dx_dmabuf_exporter(int fd, char *name, size_t size)
 			break;
 		}
 	fclose(f);
+}
+
+/* Process @pid's name (/proc/PID/comm) into @comm, "?" when gone. */
+static void proc_comm(int pid, char *comm, size_t size)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(comm, size, "?");
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(comm, size, f))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
+}
+
+int dx_dmabuf_holders(uint64_t ino, dx_holder_fn fn, void *arg)
+{
+	char path[64], link[64], comm[32];
+	struct dirent *p, *d;
+	DIR *procs, *fds;
+	struct stat st;
+	int found = 0, pid, fd;
+	ssize_t n;
+
+	procs = opendir("/proc");
+	if (!procs)
+		return -errno;
+	while ((p = readdir(procs))) {
+		pid = atoi(p->d_name);
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
+		fds = opendir(path);
+		if (!fds)
+			continue;	/* gone, or not ours to see */
+		comm[0] = '\0';
+		while ((d = readdir(fds))) {
+			fd = atoi(d->d_name);
+			if (d->d_name[0] < '0' || d->d_name[0] > '9')
+				continue;
+			snprintf(path, sizeof(path), "/proc/%d/fd/%d", pid, fd);
+			n = readlink(path, link, sizeof(link) - 1);
+			if (n < 8 || strncmp(link, "/dmabuf:", 8) ||
+			    stat(path, &st) || (uint64_t)st.st_ino != ino)
+				continue;
+			if (!comm[0])
+				proc_comm(pid, comm, sizeof(comm));
+			fn(pid, comm, fd, arg);
+			found++;
+		}
+		closedir(fds);
+	}
+	closedir(procs);
+	return found;
 }
 
 /*

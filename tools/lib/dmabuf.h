@@ -70,6 +70,12 @@ int dx_dmabuf_take(int pid, int fd);
 bool dx_dmabuf_readable(const struct dx_dmabuf *b);
 /* The exporter's name of dma-buf @fd (fdinfo's exp_name), "?" if none. */
 void dx_dmabuf_exporter(int fd, char *name, size_t size);
+/*
+ * Call @fn for each fd of a process this one can see that holds the
+ * dma-buf whose inode is @ino: how many, or -errno.
+ */
+typedef void (*dx_holder_fn)(int pid, const char *comm, int fd, void *arg);
+int dx_dmabuf_holders(uint64_t ino, dx_holder_fn fn, void *arg);
 /* vfio.c: the first @b->size bytes of BAR 2 of PCI function @bdf. */
 int dx_vfio_create(struct dx_dmabuf *b, const char *bdf);
 

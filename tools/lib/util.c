@@ -105,24 +105,25 @@ bad:
 			    s, opt, min, max);
 }
 
-static int add_queue(uint64_t q, const char *list, const char *opt,
-		     uint32_t *queues, unsigned int max, unsigned int *n)
+static int add_item(uint64_t q, const char *what, const char *list,
+		    const char *opt, uint32_t *items, unsigned int max,
+		    unsigned int *n)
 {
 	unsigned int i;
 
 	for (i = 0; i < *n; i++)
-		if (queues[i] == q)
-			return dx_bad_usage("queue %" PRIu64 " listed twice in %s \"%s\"",
-					    q, opt, list);
+		if (items[i] == q)
+			return dx_bad_usage("%s %" PRIu64 " listed twice in %s \"%s\"",
+					    what, q, opt, list);
 	if (*n == max)
-		return dx_bad_usage("too many queues in %s \"%s\" (at most %u)",
-				    opt, list, max);
-	queues[(*n)++] = q;
+		return dx_bad_usage("too many %ss in %s \"%s\" (at most %u)",
+				    what, opt, list, max);
+	items[(*n)++] = q;
 	return 0;
 }
 
-int dx_parse_queues(const char *list, const char *opt, uint32_t *queues,
-		    unsigned int max, unsigned int *n)
+int dx_parse_list(const char *list, const char *opt, const char *what,
+		  uint32_t *items, unsigned int max, unsigned int *n)
 {
 	uint64_t lo, hi, q;
 	const char *p = list;
@@ -141,14 +142,20 @@ int dx_parse_queues(const char *list, const char *opt, uint32_t *queues,
 		if (errno || lo > hi || hi >= UINT32_MAX || (*end && *end != ','))
 			goto bad;
 		for (q = lo; q <= hi; q++)
-			if (add_queue(q, list, opt, queues, max, n))
+			if (add_item(q, what, list, opt, items, max, n))
 				return -EINVAL;
 		p = end + 1;
 	} while (*end);
 	return 0;
 bad:
-	return dx_bad_usage("bad queue list \"%s\" for %s: use e.g. 2, 2,3 or 2-5",
-			    list, opt);
+	return dx_bad_usage("bad %s list \"%s\" for %s: use e.g. 2, 2,3 or 2-5",
+			    what, list, opt);
+}
+
+int dx_parse_queues(const char *list, const char *opt, uint32_t *queues,
+		    unsigned int max, unsigned int *n)
+{
+	return dx_parse_list(list, opt, "queue", queues, max, n);
 }
 
 void dx_fmt_size(uint64_t v, char *buf, size_t len)

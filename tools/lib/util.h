@@ -42,6 +42,9 @@ int dx_parse_uint(const char *s, const char *opt, uint64_t min, uint64_t max,
  */
 int dx_parse_queues(const char *list, const char *opt, uint32_t *queues,
 		    unsigned int max, unsigned int *n);
+/* The same for other numbers: @what names them ("CPU") in messages. */
+int dx_parse_list(const char *list, const char *opt, const char *what,
+		  uint32_t *items, unsigned int max, unsigned int *n);
 
 /*
  * A byte count for people: exact in the largest unit that divides it
