@@ -46,12 +46,26 @@ export DX_VM_TIMEOUT=${DX_VM_TIMEOUT:-5400}
 start=$SECONDS
 # Under -icount guest time follows the instructions run, not the host's
 # load: the kernels' VMs run side by side without changing their figures.
+# follow SERIES PID: the VM's progress lines ("[10/36] timed netdev-4K
+# ...", one per run) as they come, with the time so far, until PID ends.
+follow() {
+	tail -n +1 -F --pid="$2" "$DX_BUILD/vm/$1/results.log" 2>/dev/null |
+		while IFS= read -r line; do
+			line=${line%$'\r'}
+			case $line in
+			\[[0-9]*/[0-9]*\]\ *)
+				dx_log "ab $1 $line ($(((SECONDS - start) / 60)) min in)" ;;
+			esac
+		done
+}
 declare -A pid
 for series in $kernels; do
-	dx_log "ab on $(dx_kver "$series"): $bytes per run, $runs runs, sets $sets (QEMU $DX_QEMU_EXTRA)"
+	dx_log "ab on $(dx_kver "$series"): $bytes per run, $runs runs, sets $sets (QEMU $DX_QEMU_EXTRA); a line per run follows (each set counts its own runs), full log in build/vm/$series/results.log"
+	rm -f "$DX_BUILD/vm/$series/results.log"
 	dx_boot "$series" ab.sh "dx.ab_bytes=$bytes" "dx.ab_runs=$runs" \
 		"dx.ab_sets=$sets" ${seed:+"dx.ab_seed=$seed"} &
 	pid[$series]=$!
+	follow "$series" "${pid[$series]}" &
 done
 for series in $kernels; do
 	wait "${pid[$series]}"

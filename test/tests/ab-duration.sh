@@ -54,10 +54,10 @@ rows() {
 # Every CPU measured, ab starting the senders (--until-closed): each run
 # lasts its 2 s, moves verified data, and the machine's busy time holds
 # the receiver's own.
-(ab_run all $out --configs devmemx-4K,devmemx-64K --queues 2 --seconds 2 --runs 1) \
+(ab_run all $out --configs devmemx-4K,devmemx-64K --queues 2 --seconds 2 --runs 2) \
 	>$out/all.out 2>$out/all.err || fail "ab, every CPU: $(tail -n 5 $out/all.err)"
 csv=$out/all.csv
-expect_eq "$(($(wc -l <$csv) - 1))" 4 "every CPU: CSV rows"
+expect_eq "$(($(wc -l <$csv) - 1))" 6 "every CPU: CSV rows"
 bad=$(rows $csv '!(c["seconds"] == 2 && c["wall_s"] >= 2 && c["wall_s"] < 2 + 1.5 * '"$DX_SLOW"' &&
 	c["bytes"] > 4194304 && c["mismatches"] == 0 && c["cpu_source"] == "schedstat" &&
 	c["cpus_measured"] == 2 && c["busy_s"] <= 2 * c["wall_s"] * 1.01 &&
@@ -71,6 +71,36 @@ grep -q '^devmemx-rx ab on dxsim1: 2 configurations, 2 s per run in 1 flow' $out
 	fail "every CPU: no run length in the header: $(head -n 3 $out/all.out)"
 grep -q "CPU is the busy time of every CPU (2), the tasks' run time from /proc/schedstat, read with each CPU's running task switched out (ns);" $out/all.md ||
 	fail "every CPU: the table does not say what CPU is: $(grep 'CPU is' $out/all.md)"
+# The ratio of means and its 95% interval, computed again from the CSV's
+# runs (receiving host = busy less the device's and the sender's time; two
+# runs a side: Student's t with 1 degree of freedom, 12.706), against the
+# table's row; and the verdict the interval gives.
+# (The VM's awk, busybox's, has no sqrt or exp: Newton's and the series.)
+want=$(rows $csv 'function sq(x,  y, i) { if (x <= 0) return 0; y = x > 1 ? x : 1
+		for (i = 0; i < 100; i++) y = (y + x / y) / 2; return y }
+	function ex(x,  e, u, i) { e = u = 1; for (i = 1; i < 80; i++) { u *= x / i; e += u }; return e }
+	c["phase"] == "timed" {
+		x = c["busy_s"] - c["device_ns"] / 1e9 - c["tx_user_s"] - c["tx_sys_s"]
+		x = (x - c["tx_tasks_ns"] / 1e9) / (c["bytes"] / 1073741824)
+		k = c["config"]; n[k]++; sum[k] += x; sum2[k] += x * x }
+	END {
+		for (k in n) { m[k] = sum[k] / n[k]; v[k] = (sum2[k] - n[k] * m[k] * m[k]) / (n[k] - 1) }
+		a = "devmemx-64K"; b = "devmemx-4K"; r = m[a] / m[b]
+		se = sq(v[a] / (n[a] * m[a] * m[a]) + v[b] / (n[b] * m[b] * m[b]))
+		printf "%.6f %.6f %.6f\n", r, r * ex(-12.706 * se), r * ex(12.706 * se) }')
+got=$(awk -F' *[|] *' '$2 == "devmemx-64K / devmemx-4K" && $3 == "receiving host s/GiB" {
+		iv = $5; gsub(/[][,]/, "", iv); print $4, iv, $7 }' $out/all.md)
+echo "# every CPU, devmemx-64K / devmemx-4K: table $got; from the CSV $want"
+awk -v w="$want" -v g="$got" 'BEGIN {
+	split(w, a, " "); split(g, b, " ")
+	# (The table prints 3 decimals or more.)
+	for (i = 1; i <= 3; i++) if (b[i] <= 0 || a[i] - b[i] > 0.0006 + 0.001 * a[i] ||
+				      b[i] - a[i] > 0.0006 + 0.001 * a[i]) exit 1
+	v = substr(g, index(g, b[4]))
+	if (b[3] <= 0.7) exit v != "meets"
+	if (b[2] > 0.7) exit v != "MISSES"
+	exit v != "cannot tell" }' ||
+	fail "every CPU: the ratio row '$got' is not the CSV's ratio, interval and verdict ($want, bar <= 0.700)"
 dx_wait_idle
 
 # Only CPU 0 measured, where a busy loop runs alone: its busy time is the
@@ -90,14 +120,21 @@ napi_pin() { # CPUS COMM-GLOB
 # dxsim1's on either CPU: ab's --napi-cpus 1 moves queue 2's.
 napi_pin 1 'napi/dxsim0-*'
 napi_pin 0-1 'napi/dxsim1-*'
+# dxsim1's NAPI threads (the sim keeps them across binds) and how many of
+# them may run on CPU 1 alone; bash builtins only, so that polling is quick.
+napis=$(for p in /proc/[0-9]*; do
+	case $(cat $p/comm 2>/dev/null) in napi/dxsim1-*) echo ${p#/proc/} ;; esac
+done)
+on1() { # STATUS-FILE: its task may run on CPU 1 alone
+	local k v
+	while read -r k v; do
+		[ "$k" = Cpus_allowed_list: ] && { [ "$v" = 1 ]; return; }
+	done <"$1" 2>/dev/null
+	return 1
+}
 napi_on1() {
 	local p n=0
-	for p in /proc/[0-9]*; do
-		case $(cat $p/comm 2>/dev/null) in
-		napi/dxsim1-*) [ "$(awk '/^Cpus_allowed_list/ { print $2 }' $p/status)" = 1 ] &&
-			n=$((n + 1)) ;;
-		esac
-	done
+	for p in $napis; do on1 /proc/$p/status && n=$((n + 1)); done
 	echo $n
 }
 expect_eq "$(napi_on1)" 0 "dxsim1's NAPI threads on CPU 1 alone before ab"
@@ -115,8 +152,7 @@ abp=$!
 pinned= napi=0
 while kill -0 $abp 2>/dev/null; do
 	for t in /proc/$abp/task/*; do
-		[ "$(awk '/^Cpus_allowed_list/ { print $2 }' $t/status 2>/dev/null)" = 1 ] &&
-			pinned=$t
+		on1 $t/status && pinned=$t
 	done
 	n=$(napi_on1)
 	[ $n -le $napi ] || napi=$n

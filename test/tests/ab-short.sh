@@ -59,14 +59,13 @@ for set in main flows4; do
 	grep -q '^| devmemx-4K / netdev-4K | ' $md || fail "$set: no devmemx-4K / netdev-4K ratio"
 	grep -q '^| devmemx-64K / devmemx-4K | cmsgs/GiB | ' $md || fail "$set: no cmsgs ratio"
 	grep -q '^| netdev-4K / netdev-nodx-4K | ' $md || fail "$set: no loaded/unloaded ratio"
-	# Each verdict agrees with the value and bar printed beside it.
-	bad=$(awk -F' *[|] *' '$5 ~ /^(<=|>=) [0-9.]+$/ {
-			n++; split($5, b, " "); v = $4 + 0
-			ok = b[1] == "<=" ? v <= b[2] + 0 : v >= b[2] + 0
-			if (ok != ($6 == "meets")) print
+	# One timed run a configuration: every ratio has no interval, and its
+	# verdict says that one run cannot tell.
+	bad=$(awk -F' *[|] *' '$6 ~ /^(<=|>=) [0-9.]+$/ {
+			n++; if ($5 != "-" || $7 != "cannot tell (one run)") print
 		}
 		END { if (n < 4) print "only " n + 0 " ratio rows" }' $md)
-	[ -z "$bad" ] || fail "$set: a verdict disagrees with its figures: $bad"
+	[ -z "$bad" ] || fail "$set: a verdict of one run that claims more: $bad"
 	expect_eq "$(awk -F, 'END { print NR }' $out/$set.sum.csv)" $((ncfg + 1)) "$set: summary rows"
 done
 grep -q '^| devmemx-64K / devmemx-4K | ' $out/stdout || fail "no table on stdout"

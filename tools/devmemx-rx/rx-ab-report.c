@@ -148,8 +148,30 @@ static int ab_cmp(const void *x, const void *y)
 
 struct ab_agg {
 	double med[AB_NM], min[AB_NM], max[AB_NM];
+	double mean[AB_NM], sd[AB_NM];	/* sd: NAN below two runs */
+	unsigned int n[AB_NM];		/* runs with a value */
 	unsigned int runs;
 };
+
+/* Two-sided 95% quantile of Student's t with @df degrees of freedom. */
+static double ab_t95(unsigned int df)
+{
+	static const double t[] = {
+		NAN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+		2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110,
+		2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+		2.052, 2.048, 2.045, 2.042,
+	};
+
+	/* Beyond the table, within 0.001 of the exact quantile. */
+	return df < sizeof(t) / sizeof(t[0]) ? t[df] : 1.96 + 2.37 / df;
+}
+
+/* Half the width of the 95% confidence interval of @g's mean of @k. */
+static double ab_ci95(const struct ab_agg *g, int k)
+{
+	return g->n[k] < 2 ? NAN : ab_t95(g->n[k] - 1) * g->sd[k] / sqrt(g->n[k]);
+}
 
 /* Medians, minima and maxima over the timed runs of @cfg. */
 static void ab_aggregate(const struct ab_cfg *cfg, const struct ab_result *r,
@@ -161,7 +183,7 @@ static void ab_aggregate(const struct ab_cfg *cfg, const struct ab_result *r,
 	memset(g, 0, sizeof(*g));
 	col = calloc(n ? n : 1, sizeof(*col));
 	for (k = 0; k < AB_NM; k++) {
-		g->med[k] = g->min[k] = g->max[k] = NAN;
+		g->med[k] = g->min[k] = g->max[k] = g->mean[k] = g->sd[k] = NAN;
 		for (i = 0, j = 0; col && i < n; i++) {
 			if (r[i].cfg != cfg || strcmp(r[i].phase, "timed"))
 				continue;
@@ -171,6 +193,18 @@ static void ab_aggregate(const struct ab_cfg *cfg, const struct ab_result *r,
 		}
 		if (!j)
 			continue;
+		g->n[k] = j;
+		g->mean[k] = 0;
+		for (i = 0; i < j; i++)
+			g->mean[k] += col[i] / j;
+		g->sd[k] = NAN;
+		if (j > 1) {
+			double ss = 0;
+
+			for (i = 0; i < j; i++)
+				ss += (col[i] - g->mean[k]) * (col[i] - g->mean[k]);
+			g->sd[k] = sqrt(ss / (j - 1));
+		}
 		qsort(col, j, sizeof(*col), ab_cmp);
 		g->min[k] = col[0];
 		g->max[k] = col[j - 1];
@@ -179,6 +213,19 @@ static void ab_aggregate(const struct ab_cfg *cfg, const struct ab_result *r,
 	for (i = 0; i < n; i++)
 		g->runs += r[i].cfg == cfg && !strcmp(r[i].phase, "timed");
 	free(col);
+}
+
+/* @k's mean, s/GiB, as ns per byte with its 95% interval's half-width. */
+static void ab_put_demand(FILE *f, const struct ab_agg *g, int k)
+{
+	double ns = 1e9 / GIB, h = ab_ci95(g, k);
+
+	if (!g->n[k])
+		fputs(" - |", f);
+	else if (isnan(h))
+		fprintf(f, " %.4g |", g->mean[k] * ns);
+	else
+		fprintf(f, " %.4g \u00b1 %.2g |", g->mean[k] * ns, h * ns);
 }
 
 static void ab_put(FILE *f, double v, enum ab_fmt fmt)
@@ -244,24 +291,59 @@ static int ab_ratio_digits(double v, double bar)
 	return d;
 }
 
-/* One row of the ratio table: @v of @metric against its bar. */
+/*
+ * One row of the ratio table: @v of @metric, its 95% interval [@lo, @hi]
+ * (NAN: none, fewer than two runs a side), against its bar. The verdict
+ * is the interval's: meets when all of it is on the bar's side, MISSES
+ * when none of it is, and otherwise the runs cannot tell.
+ */
 static void ab_bar_row(FILE *f, const char *what, const char *metric,
-		       double v, double bar, bool at_most)
+		       double v, double lo, double hi, double bar, bool at_most)
 {
-	bool ok = ab_at_bar(v, bar) || (at_most ? v < bar : v > bar);
+	int d = ab_ratio_digits(v, bar);
+	const char *verdict;
 
-	fprintf(f, "| %s | %s | %.*f | %s %.3f | %s |\n", what, metric,
-		ab_ratio_digits(v, bar), v, at_most ? "<=" : ">=", bar,
-		ok ? "meets" : "MISSES");
+	if (isnan(lo))
+		verdict = "cannot tell (one run)";
+	else if (at_most ? hi <= bar || ab_at_bar(hi, bar) : lo >= bar || ab_at_bar(lo, bar))
+		verdict = "meets";
+	else if (at_most ? lo > bar : hi < bar)
+		verdict = "MISSES";
+	else
+		verdict = "cannot tell";
+	fprintf(f, "| %s | %s | %.*f |", what, metric, d, v);
+	if (isnan(lo))
+		fputs(" - |", f);
+	else
+		fprintf(f, " [%.*f, %.*f] |", d, lo, d, hi);
+	fprintf(f, " %s %.3f | %s |\n", at_most ? "<=" : ">=", bar, verdict);
 }
 
+/*
+ * The ratio of @x's and @y's means of @k, with a 95% interval: on the log
+ * scale the ratio's variance is about the sum of the squared coefficients
+ * of variation of the two means (the delta method), with the smaller
+ * side's degrees of freedom.
+ */
 static void ab_ratio(FILE *f, const char *what, const char *metric,
 		     const struct ab_agg *x, const struct ab_agg *y, int k,
 		     double bar, bool at_most)
 {
-	if (!x || !y || isnan(x->med[k]) || isnan(y->med[k]) || !y->med[k])
+	double r, lo = NAN, hi = NAN;
+
+	if (!x || !y || !x->n[k] || !y->n[k] || !(y->mean[k] > 0) ||
+	    !(x->mean[k] > 0))
 		return;
-	ab_bar_row(f, what, metric, x->med[k] / y->med[k], bar, at_most);
+	r = x->mean[k] / y->mean[k];
+	if (x->n[k] > 1 && y->n[k] > 1) {
+		double cx = x->sd[k] / x->mean[k], cy = y->sd[k] / y->mean[k];
+		double se = sqrt(cx * cx / x->n[k] + cy * cy / y->n[k]);
+		double t = ab_t95((x->n[k] < y->n[k] ? x->n[k] : y->n[k]) - 1);
+
+		lo = r * exp(-t * se);
+		hi = r * exp(t * se);
+	}
+	ab_bar_row(f, what, metric, r, lo, hi, bar, at_most);
 }
 
 static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
@@ -274,7 +356,7 @@ static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
 	unsigned int i, n = 0;
 	char what[96], sz[16];
 
-	fprintf(f, "\n| ratio (medians) | of | value | bar | |\n|---|---|---|---|---|\n");
+	fprintf(f, "\n| ratio (means) | of | value | 95%% interval | bar | verdict |\n|---|---|---|---|---|---|\n");
 	ab_ratio(f, "devmemx-4K / netdev-4K", cm, d4,
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page), AB_BAR_CPU, 1.03, true);
 	ab_ratio(f, "devmemx-64K / devmemx-4K", cm, d64, d4, AB_BAR_CPU, 0.70,
@@ -306,9 +388,13 @@ static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
 		snprintf(what, sizeof(what), "devmemx-%s / netdev-%s", sz, sz);
 		ab_ratio(f, what, "bind ms/GiB", &g[i], y, M_BIND, 1.00, true);
 	}
-	if (d64 && !isnan(d64->med[M_META]))
+	if (d64 && d64->n[M_META]) {
+		double h = ab_ci95(d64, M_META);
+
 		ab_bar_row(f, "devmemx-64K metadata", "MiB/GiB bound",
-			   d64->med[M_META], 2, true);
+			   d64->mean[M_META], d64->mean[M_META] - h,
+			   d64->mean[M_META] + h, 2, true);
+	}
 }
 
 void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
@@ -326,23 +412,22 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 		snprintf(cpus, sizeof(cpus), "CPUs %s", o->cpus.list);
 	else
 		snprintf(cpus, sizeof(cpus), "every CPU (%u)", n ? r->ncpus : 0);
-	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound). CPU is the busy time of %s, %s%s; w/o device, less the device's time (rx<N>_device_ns) where the driver reports it%s; %s, less also the sender's where it runs on this machine (its processes%s): the figure the ratios use; spread = its (max - min) / median.\n\n",
+	fprintf(f, "Medians over the timed runs, per GiB received (bind time and metadata per GiB bound). CPU is the busy time of %s, %s%s; w/o device, less the device's time (rx<N>_device_ns) where the driver reports it and every CPU is measured; %s, less also the sender's where it runs on this machine (its processes%s): the figure the ratios use; spread = its (max - min) / median; host ns/B = its mean in ns per byte received (service demand) with the half-width of its 95%% confidence interval. The ratios are of means, with 95%% intervals: a verdict is meets or MISSES only when the whole interval is on one side of the bar.\n\n",
 		cpus, n && r->src == AB_SRC_SCHED ?
 		"the tasks' run time from /proc/schedstat, read with each CPU's running task switched out (ns)" :
 		"from /proc/stat (tick samples)",
 		n && !r->napi_threaded ?
 		" (NAPI not threaded: its softirq time on idle CPUs is not in it)" : "",
-		o->cpus.n ? " and every CPU is measured" : "",
 		ab_metrics[AB_BAR_CPU].head,
 		o->sender_tasks ? " and --sender-tasks" : "");
 	fprintf(f, "| configuration | runs |");
 	for (k = 0; k < AB_NM; k++) {
 		fprintf(f, " %s |", ab_metrics[k].head);
 		if (k == AB_BAR_CPU)
-			fprintf(f, " spread |");
+			fprintf(f, " spread | host ns/B (95%%) |");
 	}
 	fprintf(f, "\n|---|---:|");
-	for (k = 0; k <= AB_NM; k++)
+	for (k = 0; k <= AB_NM + 1; k++)
 		fprintf(f, "---:|");
 	fputc('\n', f);
 	for (i = 0; i < ncfgs; i++) {
@@ -358,6 +443,7 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 					fputs(" - |", f);
 				else
 					fprintf(f, " %.1f%% |", s * 100);
+				ab_put_demand(f, &g[i], k);
 			}
 		}
 		fputc('\n', f);
@@ -448,6 +534,7 @@ int ab_summary_write(const char *path, const struct ab_opts *o,
 	FILE *f = ab_open(path);
 	struct ab_agg g;
 	unsigned int i, k;
+	double h;
 
 	if (!f)
 		return -errno;
@@ -455,7 +542,7 @@ int ab_summary_write(const char *path, const struct ab_opts *o,
 	for (k = 0; k < AB_NM; k++)
 		fprintf(f, ",%s_median,%s_min,%s_max", ab_metrics[k].csv,
 			ab_metrics[k].csv, ab_metrics[k].csv);
-	fputc('\n', f);
+	fputs(",host_cpu_ns_per_byte_mean,host_cpu_ns_per_byte_ci95\n", f);
 	for (i = 0; i < ncfgs; i++) {
 		ab_aggregate(&cfgs[i], r, n, &g);
 		fprintf(f, "%s,%s,%u,%s,%s,%u,%u", o->tag ? o->tag : "",
@@ -468,7 +555,15 @@ int ab_summary_write(const char *path, const struct ab_opts *o,
 				fprintf(f, ",%.6g,%.6g,%.6g", g.med[k], g.min[k],
 					g.max[k]);
 		}
-		fputc('\n', f);
+		h = ab_ci95(&g, AB_BAR_CPU);
+		if (g.n[AB_BAR_CPU])
+			fprintf(f, ",%.6g", g.mean[AB_BAR_CPU] * 1e9 / GIB);
+		else
+			fputc(',', f);
+		if (!isnan(h))
+			fprintf(f, ",%.6g\n", h * 1e9 / GIB);
+		else
+			fputs(",\n", f);
 	}
 	return ab_close(f, path);
 }
