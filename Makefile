@@ -122,7 +122,7 @@ uninstall:
 	done
 
 # ---- inside the build root --------------------------------------------------
-in-root-build: build/tools/ncdevmem build/tools/ynl-bind
+in-root-build: build/tools/ncdevmem build/tools/ynl-bind build/tools/iou-zcrx
 	set -e; for s in $(KERNELS); do test/kbuild.sh $$s /src/build; done
 	mkdir -p build/tools build/tools-asan
 	$(MAKE) -C tools O=/src/build/tools
@@ -165,6 +165,18 @@ build/tools/ncdevmem: $(NCDEVMEM_C) /etc/devmemx-recipe
 	 } >build/ncdevmem/build.log 2>&1 || { tail -n 20 build/ncdevmem/build.log; \
 		echo "ncdevmem: build failed; whole log in build/ncdevmem/build.log"; \
 		exit 1; }
+
+# The kernel's io_uring zcrx client, iou-zcrx (the selftest iou-zcrx.py
+# drives), from the same source, linked statically with sid's liburing
+# (test/mkroot.sh: trixie's has no zcrx); the VM test sim-zcrx runs it.
+IOU_ZCRX_C := /opt/linux/tools/testing/selftests/drivers/net/hw/iou-zcrx.c
+LIBURING := /opt/liburing/usr
+build/tools/iou-zcrx: $(IOU_ZCRX_C) /etc/devmemx-recipe
+	@echo "  IOU-ZCRX $@ (from linux-source-7.2, sid's liburing; log: build/iou-zcrx.log)"
+	@mkdir -p build/tools
+	@$(CC) -O2 -Wall -static -I$(LIBURING)/include -o $@ $(IOU_ZCRX_C) \
+		$(LIBURING)/lib/x86_64-linux-gnu/liburing.a >build/iou-zcrx.log 2>&1 || \
+		{ tail -n 20 build/iou-zcrx.log; echo "iou-zcrx: build failed; log: build/iou-zcrx.log"; exit 1; }
 
 # doc/examples/ynl-bind.c, a client of devmemx's family in the C that the
 # kernel's YNL generator makes from uapi/devmemx.yaml (generated here, not

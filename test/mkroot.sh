@@ -98,6 +98,7 @@ tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
 	'*/Documentation/netlink/*' '*/MAINTAINERS' \
 	'*/tools/scripts/Makefile.arch' 'linux-source-7.2/include/uapi/*' \
 	'*/tools/testing/selftests/drivers/net/hw/ncdevmem.c' \
+	'*/tools/testing/selftests/drivers/net/hw/iou-zcrx.c' \
 	'*/scripts/coccinelle/*'
 # (The tarball stays: test/debug/build.sh builds the 7.2-debug kernel from it.)
 # Kbuild runs sparse (C=1/C=2) only after scripts/checker-valid.sh says it
@@ -108,11 +109,14 @@ for d in "$DX_ROOT"/usr/src/linux-headers-*-common; do
 		install -m 755 "$DX_ROOT/opt/linux/scripts/checker-valid.sh" "$d/scripts/"
 done
 
-# Two tools come from sid: the 7.x headers need a sparse that knows
+# Three come from sid: the 7.x headers need a sparse that knows
 # __typeof_unqual__ (trixie's 0.6.4 does not; only its self-contained binary
-# is taken, its package's dependencies are not in trixie), and setting
-# hds-thresh needs ethtool >= 6.15 (trixie has 6.14).
-dx_log "[4/4] sparse and ethtool from sid"
+# is taken, its package's dependencies are not in trixie), setting
+# hds-thresh needs ethtool >= 6.15 (trixie has 6.14), and the kernel's zcrx
+# client (iou-zcrx) needs a liburing with zcrx (trixie's 2.9 has none; sid's
+# liburing-dev is unpacked in /opt/liburing, and iou-zcrx linked statically
+# with its liburing.a). devmemx-rx itself uses no liburing.
+dx_log "[4/4] sparse, ethtool and liburing from sid"
 curl -fsS "$mirror/dists/sid/main/binary-amd64/Packages.xz" | xz -dc \
 	>"$DX_ROOT/tmp/sid-packages"
 sid_deb() { # package -> downloads it to $DX_ROOT/tmp/$1.deb
@@ -129,6 +133,9 @@ dpkg-deb --fsys-tarfile "$DX_ROOT/tmp/sparse.deb" |
 	tar -xO ./usr/bin/sparse >"$DX_ROOT/opt/sparse/sparse"
 chmod 755 "$DX_ROOT/opt/sparse/sparse"
 sid_deb ethtool
+sid_deb liburing-dev
+mkdir -p "$DX_ROOT/opt/liburing"
+dpkg-deb -x "$DX_ROOT/tmp/liburing-dev.deb" "$DX_ROOT/opt/liburing"
 dx_in_root dpkg -i /tmp/ethtool.deb >>"$log" 2>&1 || dx_die "cannot install sid's ethtool; log: $log"
 rm -f "$DX_ROOT"/tmp/*.deb "$DX_ROOT/tmp/sid-packages"
 dx_in_root apt-get clean >>"$log" 2>&1

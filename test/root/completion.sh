@@ -61,4 +61,6 @@ expect "lo" devmemx bind dev l
 expect "lo" devmemx-rx recv --dev l
 expect "devmemx" devmemx-rx recv --provider d
 expect "pattern zero" devmemx-rx send --fill ""
+expect "dmabuf host" devmemx-rx ab --zcrx-area ""
+expect "netdev,devmemx,zcrx" devmemx-rx ab --providers netdev,devmemx,z
 echo "# bash completion: $n cases, the options of every subcommand of both tools as their usage lines give them"

@@ -59,6 +59,16 @@ for set in main flows4; do
 	grep -q '^| devmemx-4K / netdev-4K | ' $md || fail "$set: no devmemx-4K / netdev-4K ratio"
 	grep -q '^| devmemx-64K / devmemx-4K | cmsgs/GiB | ' $md || fail "$set: no cmsgs ratio"
 	grep -q '^| netdev-4K / netdev-nodx-4K | ' $md || fail "$set: no loaded/unloaded ratio"
+	for sz in 4K 64K; do
+		grep -q "^| devmemx-$sz / zcrx-$sz | receiving host s/GiB | " $md ||
+			fail "$set: no devmemx-$sz / zcrx-$sz ratio"
+	done
+	# zcrx placed every byte itself: no copy fallback (cmsgs_linear
+	# counts zcrx's copies), and its buffers were the size asked for.
+	bad=$(awk -F, -v p=$prov -v l="$(col cmsgs_linear)" -v f="$(col frag_max)" \
+		-v s="$(col niov_size)" -v c="$(col cmsgs_dmabuf)" \
+		'NR > 1 && $p == "zcrx" && ($l != 0 || $f > $s || $c < 4194304 / $s)' $csv)
+	[ -z "$bad" ] || fail "$set: zcrx runs with copies, or frags larger than the buffer size: $bad"
 	# One timed run a configuration: every ratio has no interval, and its
 	# verdict says that one run cannot tell.
 	bad=$(awk -F' *[|] *' '$6 ~ /^(<=|>=) [0-9.]+$/ {
@@ -72,8 +82,8 @@ grep -q '^| devmemx-64K / devmemx-4K | ' $out/stdout || fail "no table on stdout
 
 # Every binding went away: no devmemx binding, no page pool with a dma-buf.
 dx_wait_idle
-wait_until 10 bash -c '! ip netns exec rx devmemx-rx pools -j | grep -q dmabuf' ||
-	fail "page pools with a binding left: $(pools rx)"
+wait_until 10 bash -c '! ip netns exec rx devmemx-rx pools -j | grep -q "dmabuf\|io_uring"' ||
+	fail "page pools with a binding or zcrx left: $(pools rx)"
 grep -q '^devmemx ' /proc/modules || fail "devmemx not loaded again after the netdev-nodx runs"
 
 bash /dx/ab-plot.sh $out || fail "ab-plot failed"

@@ -37,5 +37,23 @@ for bytes in 1024 65536 1048576; do
 		--rx-page-size 65536 --udmabuf 8M --hugetlb
 done
 xfer_report "devmemx niov 65536, mtu 1500"
+
+# --verify-every: every byte counted, a fragment in 4 compared (4K niovs:
+# about a quarter of the bytes), every one with 1; not with --no-verify.
+B=$((4 << 20))
+for every in 1 4; do
+	port=$((port + 1))
+	devmem_xfer $B $port --queues 2 --provider devmemx --udmabuf 8M \
+		--verify-every $every
+	v=$(jget verified_bytes /tmp/rx.json)
+	case $every in
+	1) expect_eq "$v" $B "--verify-every 1: bytes compared" ;;
+	4) [ "$v" -gt $((B / 8)) ] && [ "$v" -lt $((B / 2)) ] ||
+		fail "--verify-every 4: $v of $B bytes compared, not about a quarter" ;;
+	esac
+done
+expect_err 2 "devmemx-rx: --verify-every N checks some of the payload and --no-verify none: give one" \
+	ip netns exec rx devmemx-rx recv --dev dxsim1 --queues 2 --port 9 --expect 1 \
+	--no-verify --verify-every 2
 trap - EXIT
 dx_sim_teardown

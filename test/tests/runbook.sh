@@ -42,13 +42,6 @@ run() {
 # has WHAT TEXT LINE: TEXT has exactly the line LINE.
 has() { grep -qxF -- "$3" <<<"$2" || fail "$1: no line '$3' in: $2"; }
 
-# listening PORT: a TCP socket listens on PORT in netns rx.
-listening() {
-	ip netns exec rx cat /proc/net/tcp6 /proc/net/tcp |
-		awk -v p=":$(printf %04X "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p' |
-		grep -q .
-}
-
 # bg NAME: start block NAME in netns rx in the background; output in
 # /tmp/rb-NAME.{out,err}, its pid in BG_PID.
 bg() {
@@ -176,19 +169,19 @@ bg ab
 loops() { grep '^  for i in ' /tmp/rb-ab.out; }
 wait_until 60 loops || fail "ab printed no sender loop: $(cat /tmp/rb-ab.out /tmp/rb-ab.err)"
 case $DX_SERIES in
-7.2) n=3 ;;	# netdev-4K, devmemx-4K, devmemx-64K (in-tree 64K needs 7.3)
-*) n=4 ;;
+7.2) n=5 ;;	# netdev-4K, devmemx-4K/64K, zcrx-4K/64K (in-tree 64K needs 7.3)
+*) n=6 ;;
 esac
 expect_eq "$(loops)" \
 	"  for i in \$(seq $((n * (1 + RUNS)))); do devmemx-rx send --addr 192.0.2.2 --port 7400 --until-closed --timeout 120 || break; done" \
 	"ab: the sender's loop"
 ip netns exec tx bash -c "$(loops)" >/dev/null || fail "ab: the sender loop failed"
 bg_wait ab
-for cfg in netdev-4K devmemx-4K devmemx-64K; do
+for cfg in netdev-4K devmemx-4K devmemx-64K zcrx-4K zcrx-64K; do
 	expect_eq "$(awk -F, -v c="$cfg" '$4 == c { n++ } END { print n + 0 }' /tmp/ab.csv)" $((1 + RUNS)) \
 		"ab: rows of $cfg in ab.csv"
 done
-grep -q 'devmemx-64K' /tmp/ab.md || fail "ab: no devmemx-64K in ab.md: $(cat /tmp/ab.md)"
+grep -q '^| devmemx-64K / zcrx-64K | ' /tmp/ab.md || fail "ab: no devmemx-64K / zcrx-64K in ab.md: $(cat /tmp/ab.md)"
 grep -q "^devmemx-rx: dxsim1's RX queue 2: NAPI thread [0-9]* on CPU 1$" /tmp/rb-ab.err ||
 	fail "ab: no word of where queue 2's NAPI runs: $(cat /tmp/rb-ab.err)"
 grep -q '1 s per run' /tmp/ab.md || fail "ab: not 1 s per run: $(head -n 3 /tmp/ab.md)"

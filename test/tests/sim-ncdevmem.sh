@@ -47,13 +47,6 @@ expect_eq "$(rss_state)" "$rss0" "RSS table after the self-tests"
 flush_deferred_skbs
 
 # ---- receive --------------------------------------------------------------------
-# listening PORT: a TCP socket listens on PORT in netns rx.
-listening() {
-	ip netns exec rx cat /proc/net/tcp6 /proc/net/tcp |
-		awk -v p=":$(printf %04X "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p' |
-		grep -q .
-}
-
 # send_pattern PORT BYTES: from netns tx, what devmem.py sends: the 6 bytes
 # 01..06 and a newline, over and over.
 send_pattern() {

@@ -69,11 +69,6 @@ udp() {
 	txx bash -c "for i in \$(seq $3); do echo x >/dev/udp/$1/$2; done"
 }
 
-listening() { # port: something listens on it in netns rx
-	rxx awk -v p="$(printf ':%04X' "$1")" '$2 ~ p "$" && $4 == "0A"' \
-		/proc/net/tcp /proc/net/tcp6 | grep -c . >/dev/null
-}
-
 # transfer KIB PORT: KIB KiB of random bytes tx -> rx over TCP, compared.
 transfer() {
 	local pid

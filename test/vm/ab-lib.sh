@@ -3,11 +3,12 @@
 # and make demo's short version) and their plots. Needs tlib.sh and
 # dx_sim_devmem (devmemx loaded, the sim up with HDS on).
 
-# The configurations the issue asks of this kernel.
+# The configurations the issue asks of this kernel: in-tree devmem, devmemx
+# and io_uring zcrx (its dma-buf areas, one per queue) at each size.
 ab_configs() {
 	local c=netdev-4K,netdev-nodx-4K,devmemx-4K,devmemx-16K,devmemx-32K,devmemx-64K
 	[ "$DX_SERIES" = 7.2 ] || c+=,netdev-16K,netdev-64K
-	echo "$c"
+	echo "$c,zcrx-4K,zcrx-16K,zcrx-32K,zcrx-64K"
 }
 
 # ab_hosts: the sending and the receiving host in one VM. Both sims' NAPI

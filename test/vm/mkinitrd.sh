@@ -73,6 +73,8 @@ if [ -x /src/build/tools-asan/devmemx ]; then
 fi
 # The kernel's reference devmem client, linked statically.
 cp /src/build/tools/ncdevmem "$stage/usr/bin/ncdevmem"
+# The kernel's io_uring zcrx client (static, with sid's liburing).
+cp /src/build/tools/iou-zcrx "$stage/usr/bin/iou-zcrx"
 # A client of devmemx made with the kernel's YNL generator (static too).
 cp /src/build/tools/ynl-bind "$stage/usr/bin/ynl-bind"
 find /src/build/"$kver" -name "*.ko" -exec cp {} "$stage/dx/modules/" \;

@@ -147,6 +147,13 @@ flush_deferred_skbs() {
 	done
 }
 
+# listening PORT: a TCP socket listens on PORT in netns rx.
+listening() {
+	ip netns exec rx cat /proc/net/tcp6 /proc/net/tcp |
+		awk -v p=":$(printf %04X "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p' |
+		grep -q .
+}
+
 # wait_until SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
 wait_until() {
 	local end=$((SECONDS + $1 * DX_SLOW))

@@ -42,13 +42,15 @@ static void print_json(const struct rx_opts *o, const struct rx_bind *b,
 	       ",\"bytes\":%" PRIu64 ",\"recvmsg_calls\":%" PRIu64
 	       ",\"cmsgs_dmabuf\":%" PRIu64 ",\"cmsgs_linear\":%" PRIu64
 	       ",\"tokens\":%" PRIu64 ",\"frag_max\":%" PRIu64
-	       ",\"mismatches\":%" PRIu64 ",\"held_max\":%" PRIu64
+	       ",\"mismatches\":%" PRIu64 ",\"verified_bytes\":%" PRIu64
+	       ",\"held_max\":%" PRIu64
 	       ",\"frag_off_min\":%" PRIu64 ",\"frag_off_end\":%" PRIu64
 	       ",\"verified\":%s,\"dmabuf_bytes\":%zu,\"bind_sec\":%.3f",
 	       o->provider->name, b->id,
 	       o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize(),
 	       st->bytes, st->recvmsg_calls, st->cmsgs_dmabuf, st->cmsgs_linear,
-	       st->tokens, st->frag_max, st->mismatches, st->held_max,
+	       st->tokens, st->frag_max, st->mismatches, st->verified_bytes,
+	       st->held_max,
 	       st->off_min, st->off_end, o->no_verify ? "false" : "true",
 	       buf->size, st->bind_sec);
 	meta_json(o, b, buf);

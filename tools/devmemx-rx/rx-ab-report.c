@@ -374,6 +374,19 @@ static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
 		snprintf(what, sizeof(what), "devmemx-%s / netdev-%s", sz, sz);
 		ab_ratio(f, what, cm, x, y, AB_BAR_CPU, 1.00, true);
 	}
+	/* Ahead of io_uring zcrx at every size both ran. */
+	for (i = 0; i < ncfgs; i++) {
+		const struct ab_agg *y;
+
+		if (cfgs[i].prov != AB_DEVMEMX)
+			continue;
+		y = ab_find(cfgs, g, ncfgs, AB_ZCRX, cfgs[i].size);
+		if (!y)
+			continue;
+		ab_fmt_size(sz, sizeof(sz), cfgs[i].size);
+		snprintf(what, sizeof(what), "devmemx-%s / zcrx-%s", sz, sz);
+		ab_ratio(f, what, cm, &g[i], y, AB_BAR_CPU, 1.00, true);
+	}
 	ab_ratio(f, "netdev-4K / netdev-nodx-4K", cm,
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page),
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV_NODX, page), AB_BAR_CPU, 1.01,
@@ -480,7 +493,7 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 
 	if (!f)
 		return -errno;
-	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source,cpu_source,cpus_measured,seconds\n");
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source,cpu_source,cpus_measured,seconds,verified_bytes\n");
 	for (i = 0; i < n; i++) {
 		const struct ab_result *x = &r[i];
 
@@ -518,11 +531,11 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 		fputc(',', f);
 		if (x->have_sched)
 			fprintf(f, "%" PRIu64, x->sched_ns);
-		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%u,%u\n",
+		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%u,%u,%" PRIu64 "\n",
 			x->bind_sec, x->dmabuf_bytes, x->niov_count,
 			x->meta_bytes, x->meta_source ? x->meta_source : "none",
 			x->src == AB_SRC_SCHED ? "schedstat" : "ticks",
-			x->ncpus, o->seconds);
+			x->ncpus, o->seconds, x->st.verified_bytes);
 	}
 	return ab_close(f, path);
 }

@@ -336,7 +336,7 @@ int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 #define AB_MAX_POOLS	64
 
 struct ab_pools {
-	uint32_t id;			/* the binding */
+	uint32_t id;			/* the binding; 0: zcrx's pools */
 	uint64_t pools[AB_MAX_POOLS];
 	unsigned int n;
 	uint64_t *pp;
@@ -346,9 +346,11 @@ static int ab_pool_one(const struct dx_reply *r, void *arg)
 {
 	struct ab_pools *p = arg;
 
-	if (!r->tb[NETDEV_A_PAGE_POOL_DMABUF] || !r->tb[NETDEV_A_PAGE_POOL_ID] ||
-	    nla_get_u32(r->tb[NETDEV_A_PAGE_POOL_DMABUF]) != p->id ||
-	    p->n == AB_MAX_POOLS)
+	if (!r->tb[NETDEV_A_PAGE_POOL_ID] || p->n == AB_MAX_POOLS)
+		return 0;
+	if (p->id ? !r->tb[NETDEV_A_PAGE_POOL_DMABUF] ||
+		    nla_get_u32(r->tb[NETDEV_A_PAGE_POOL_DMABUF]) != p->id :
+		    !r->tb[NETDEV_A_PAGE_POOL_IO_URING])
 		return 0;
 	p->pools[p->n++] = dx_nla_uint(r->tb[NETDEV_A_PAGE_POOL_ID]);
 	return 0;

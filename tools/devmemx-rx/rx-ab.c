@@ -22,11 +22,18 @@
 
 #include "pattern.h"
 #include "rx-ab.h"
+#include "rx-zcrx.h"
 
 struct ab {
 	const struct ab_opts *o;
 	struct rx_opts ro;		/* what every run shares */
 	struct dx_dmabuf buf;		/* one dma-buf, bound anew per run */
+	/*
+	 * zcrx over more than one queue: a dma-buf each (an area starts at
+	 * the dma-buf's offset 0), @buf's size split between them.
+	 */
+	struct dx_dmabuf *zbuf;
+	unsigned int nzbuf;
 	struct ab_cfg cfgs[AB_MAX_CFGS];
 	unsigned int ncfgs;
 	struct ab_result *res;
@@ -59,7 +66,7 @@ const char *ab_prov_name(enum ab_prov p)
 {
 	static const char * const names[AB_NPROV] = {
 		[AB_NETDEV] = "netdev", [AB_DEVMEMX] = "devmemx",
-		[AB_NETDEV_NODX] = "netdev-nodx",
+		[AB_NETDEV_NODX] = "netdev-nodx", [AB_ZCRX] = "zcrx",
 	};
 
 	return names[p];
@@ -109,7 +116,7 @@ static int ab_add(struct ab *a, enum ab_prov prov, uint32_t size,
 	unsigned int i;
 
 	ab_fmt_size(sz, sizeof(sz), size);
-	if (prov != AB_DEVMEMX && size != page) {
+	if ((prov == AB_NETDEV || prov == AB_NETDEV_NODX) && size != page) {
 		int large = ab_intree_large();
 
 		if (large < 0)
@@ -290,24 +297,49 @@ static int ab_sender_wait(struct ab_flow *f, struct ab_result *r)
 	return 0;
 }
 
-static void *ab_flow_thread(void *arg)
+/* zcrx: the interface queue of one RX queue and the flows steered there. */
+struct ab_zq {
+	struct rx_zcrx z;
+	struct rx_zcrx_sock s[AB_MAX_FLOWS];
+	unsigned int n;
+	int cpu;			/* its first flow's --rx-cpus, or -1 */
+	int ret;
+	pthread_t th;
+};
+
+static int ab_pin_self(int cpu)
 {
-	struct ab_flow *f = arg;
 	cpu_set_t one;
 	int err;
 
-	if (f->cpu >= 0) {
-		CPU_ZERO(&one);
-		CPU_SET(f->cpu, &one);
-		err = pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-		if (err) {
-			fprintf(stderr, "devmemx-rx: --rx-cpus: cannot run on CPU %d: %s\n",
-				f->cpu, strerror(err));
-			f->ret = -err;
-			return NULL;
-		}
-	}
-	f->ret = rx_receive(f->fd, &f->o, f->buf, f->id, &f->st);
+	if (cpu < 0)
+		return 0;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	err = pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+	if (err)
+		fprintf(stderr, "devmemx-rx: --rx-cpus: cannot run on CPU %d: %s\n",
+			cpu, strerror(err));
+	return -err;
+}
+
+static void *ab_zq_thread(void *arg)
+{
+	struct ab_zq *q = arg;
+
+	q->ret = ab_pin_self(q->cpu);
+	if (!q->ret)
+		q->ret = rx_zcrx_receive(&q->z, q->s, q->n);
+	return NULL;
+}
+
+static void *ab_flow_thread(void *arg)
+{
+	struct ab_flow *f = arg;
+
+	f->ret = ab_pin_self(f->cpu);
+	if (!f->ret)
+		f->ret = rx_receive(f->fd, &f->o, f->buf, f->id, &f->st);
 	return NULL;
 }
 
@@ -320,6 +352,7 @@ static void ab_stats_add(struct rx_stats *d, const struct rx_stats *s)
 	d->tokens += s->tokens;
 	d->dontneed_calls += s->dontneed_calls;
 	d->mismatches += s->mismatches;
+	d->verified_bytes += s->verified_bytes;
 	if (s->frag_max > d->frag_max)
 		d->frag_max = s->frag_max;
 }
@@ -412,6 +445,46 @@ static int ab_flows_accept(struct ab *a, struct ab_flow *fl)
 	return 0;
 }
 
+/* zcrx: flow i is on queue i % nqueues; a thread per queue reaps its ring. */
+static int ab_zcrx_receive(struct ab *a, struct ab_flow *fl, struct ab_zq *zq,
+			   struct ab_result *r)
+{
+	unsigned int i, j, nq = a->ro.nqueues, started = 0;
+	int ret = 0;
+
+	for (j = 0; j < nq; j++) {
+		zq[j].n = 0;
+		zq[j].cpu = -1;
+	}
+	for (i = 0; i < a->o->flows; i++) {
+		struct ab_zq *q = &zq[i % nq];
+
+		if (!q->n)
+			q->cpu = fl[i].cpu;
+		q->s[q->n].fd = fl[i].fd;
+		q->s[q->n].o = &fl[i].o;
+		q->s[q->n].st = &fl[i].st;
+		q->n++;
+	}
+	for (j = 0; j < nq && !ret; j++) {
+		if (!zq[j].n)
+			continue;
+		ret = -pthread_create(&zq[j].th, NULL, ab_zq_thread, &zq[j]);
+		if (!ret)
+			started = j + 1;
+	}
+	for (j = 0; j < started; j++) {
+		if (!zq[j].n)
+			continue;
+		pthread_join(zq[j].th, NULL);
+		if (!ret && zq[j].ret)
+			ret = zq[j].ret;
+	}
+	for (i = 0; i < a->o->flows; i++)
+		ab_stats_add(&r->st, &fl[i].st);
+	return ret;
+}
+
 static int ab_flows_receive(struct ab *a, struct ab_flow *fl,
 			    struct ab_result *r)
 {
@@ -465,6 +538,53 @@ static void ab_meta(struct ab *a, const struct rx_bind *b, struct ab_result *r)
 	r->meta_source = m.source;
 }
 
+/*
+ * The memory zcrx's areas cover: the dma-buf, split between the queues,
+ * or as much host memory (2M pieces with --hugetlb).
+ */
+static uint64_t ab_zcrx_area(const struct ab *a)
+{
+	uint64_t unit = a->o->buf.hugetlb ? 2ULL << 20 :
+				(uint64_t)sysconf(_SC_PAGESIZE);
+
+	if (a->ro.nqueues == 1)
+		return a->buf.size;
+	return a->buf.size / a->ro.nqueues / unit * unit;
+}
+
+/*
+ * zcrx's metadata per buffer (7.2 and 7.3 io_uring/zcrx.c): a struct
+ * net_iov, its freelist slot (u32) and its user reference count (atomic_t).
+ */
+static void ab_zcrx_meta(struct ab *a, struct ab_result *r)
+{
+	uint64_t area = ab_zcrx_area(a);
+
+	r->dmabuf_bytes = area * a->ro.nqueues;
+	r->niov_count = area / r->cfg->size * a->ro.nqueues;
+	r->meta_bytes = a->net_iov_size > 0 ?
+			r->niov_count * (a->net_iov_size + 8) : 0;
+	r->meta_source = a->net_iov_size > 0 ? "btf" : "none";
+}
+
+/* An interface queue on each RX queue, each with its own area. */
+static int ab_zcrx_open(struct ab *a, struct ab_zq *zq, uint32_t size)
+{
+	unsigned int j;
+	int ret = 0;
+
+	for (j = 0; j < a->ro.nqueues && !ret; j++) {
+		struct dx_dmabuf *d = NULL;
+
+		if (!a->o->zcrx_host)
+			d = a->ro.nqueues == 1 ? &a->buf : &a->zbuf[j];
+		ret = rx_zcrx_open(&zq[j].z, a->o->dev, a->ro.ifindex,
+				   a->ro.queues[j], size, d, ab_zcrx_area(a),
+				   a->o->buf.hugetlb);
+	}
+	return ret;
+}
+
 /* Wait (up to 10 s) until no page pool carries binding @id any more. */
 static void ab_wait_pools(uint32_t id)
 {
@@ -476,8 +596,11 @@ static void ab_wait_pools(uint32_t id)
 			return;
 		usleep(100000);
 	}
-	fprintf(stderr, "devmemx-rx: page pools of binding %u still live after 10 s\n",
-		id);
+	if (id)
+		fprintf(stderr, "devmemx-rx: page pools of binding %u still live after 10 s\n",
+			id);
+	else
+		fprintf(stderr, "devmemx-rx: page pools of io_uring zcrx still live after 10 s\n");
 }
 
 static int ab_run(struct ab *a, struct ab_result *r, bool verify)
@@ -485,7 +608,9 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	r->verified = verify;
 	struct rx_bind bind = { .ops = rx_provider_find(r->cfg->prov == AB_DEVMEMX ?
 							"devmemx" : "netdev") };
+	bool zcrx = r->cfg->prov == AB_ZCRX;
 	struct ab_flow fl[AB_MAX_FLOWS];
+	struct ab_zq *zq = NULL;
 	struct ab_snap s0, s1;
 	unsigned int i;
 	double t;
@@ -500,19 +625,29 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	if (r->cfg->prov != AB_DEVMEMX && r->cfg->size == sysconf(_SC_PAGESIZE))
 		a->ro.rx_page_size = 0;	/* what a 7.2 kernel takes */
 	ret = r->cfg->prov == AB_NETDEV_NODX ? ab_dx_unload(a) : 0;
-	if (!ret)
+	if (!ret && zcrx) {
+		zq = calloc(a->ro.nqueues, sizeof(*zq));
+		if (!zq)
+			ret = dx_nomem();
+		for (i = 0; zq && i < a->ro.nqueues; i++)
+			zq[i].z = (struct rx_zcrx)RX_ZCRX_INIT;
+	} else if (!ret) {
 		ret = bind.ops->open(&bind);
+	}
 	if (ret)
 		goto out;
 	t = ab_now();
-	ret = bind.ops->bind(&bind, &a->ro, a->buf.fd);
+	if (zcrx)
+		ret = ab_zcrx_open(a, zq, r->cfg->size);
+	else
+		ret = bind.ops->bind(&bind, &a->ro, a->buf.fd);
 	r->bind_sec = ab_now() - t;
 	for (i = 0; !ret && i < a->ro.nqueues && a->o->napi_cpus.n; i++)
 		ret = ab_napi_pin(a->ro.ifindex, a->o->dev, a->ro.queues[i],
 				  a->o->napi_cpus.cpu[i % a->o->napi_cpus.n],
 				  !a->nres);
 	if (!ret)
-		ret = ab_flows_open(a, fl, bind.id, verify);
+		ret = ab_flows_open(a, fl, zcrx ? 0 : bind.id, verify);
 	if (!ret && !a->o->sender) {
 		ret = ab_flows_accept(a, fl);
 		if (!ret)
@@ -526,21 +661,33 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	for (i = 0; !ret && i < a->o->flows && a->o->seconds; i++)
 		fl[i].o.deadline = s0.t + a->o->seconds;
 	if (!ret)
-		ret = ab_flows_receive(a, fl, r);
+		ret = zcrx ? ab_zcrx_receive(a, fl, zq, r) :
+			     ab_flows_receive(a, fl, r);
 	if (!ret)
 		ret = ab_snap(a, &s1);
 	if (!ret) {
 		ab_delta(a, r, &s0, &s1);
 		r->bytes = r->st.bytes;
-		ab_meta(a, &bind, r);
+		if (zcrx)
+			ab_zcrx_meta(a, r);
+		else
+			ab_meta(a, &bind, r);
 		r->have_device = s1.have_device;
-		ret = ab_pp_read(bind.id, r->pp, &r->have_pp);
+		ret = ab_pp_read(zcrx ? 0 : bind.id, r->pp, &r->have_pp);
 	}
 	err = ab_flows_close(fl, a->o->flows, r);
 	ret = ret ?: err;
-	bind.ops->close(&bind);
-	if (bind.id)
-		ab_wait_pools(bind.id);
+	if (zcrx) {
+		for (i = 0; i < a->ro.nqueues; i++)
+			rx_zcrx_close(&zq[i].z);
+		free(zq);
+		/* The ring's end frees the queues later, in a kernel worker. */
+		ab_wait_pools(0);
+	} else {
+		bind.ops->close(&bind);
+		if (bind.id)
+			ab_wait_pools(bind.id);
+	}
 out:
 	err = ab_dx_load(a);
 	return ret ?: err;
@@ -681,6 +828,36 @@ static int ab_napi_check(const char *dev, bool pin)
 	return 0;
 }
 
+/* zcrx on more than one queue with dma-buf areas: a dma-buf per queue. */
+static int ab_zcrx_bufs(struct ab *a)
+{
+	struct dx_dmabuf_spec spec = a->o->buf;
+	unsigned int i, nq = a->ro.nqueues;
+	int ret;
+
+	for (i = 0; i < a->ncfgs && a->cfgs[i].prov != AB_ZCRX; i++)
+		;
+	if (i == a->ncfgs || a->o->zcrx_host || nq == 1)
+		return 0;
+	if (spec.kind == DX_HELD || spec.kind == DX_VFIO) {
+		fprintf(stderr, "devmemx-rx: zcrx on %u queues takes a dma-buf for each (an area starts at its dma-buf's offset 0), and %s gives one: use one queue, or --zcrx-area host\n",
+			nq, spec.kind == DX_HELD ? "--pid/--fd" : "--vfio");
+		return -EINVAL;
+	}
+	spec.size = ab_zcrx_area(a);
+	a->zbuf = calloc(nq, sizeof(*a->zbuf));
+	if (!a->zbuf)
+		return dx_nomem();
+	for (i = 0; i < nq; i++) {
+		a->zbuf[i] = (struct dx_dmabuf)DX_DMABUF_INIT;
+		ret = dx_dmabuf_create(&a->zbuf[i], &spec);
+		if (ret)
+			return ret;
+		a->nzbuf++;
+	}
+	return 0;
+}
+
 static int ab_setup(struct ab *a)
 {
 	const struct ab_opts *o = a->o;
@@ -705,6 +882,7 @@ static int ab_setup(struct ab *a)
 	a->ro.timeout = o->timeout;
 	a->ro.listen = o->listen;
 	a->ro.buf = o->buf;
+	a->ro.verify_every = o->verify_every;
 	ret = ab_cpu_setup(a);
 	if (ret)
 		return ret;
@@ -713,6 +891,9 @@ static int ab_setup(struct ab *a)
 		return -EINVAL;
 	a->net_iov_size = ab_btf_struct_size("net_iov");
 	ret = dx_dmabuf_create(&a->buf, &o->buf);
+	if (ret)
+		return ret;
+	ret = ab_zcrx_bufs(a);
 	if (ret)
 		return ret;
 	a->readable = dx_dmabuf_readable(&a->buf);
@@ -780,6 +961,9 @@ int rx_ab(int argc, char **argv)
 	if (!ret)
 		ret = ab_all(&a);
 	dx_dmabuf_destroy(&a.buf);
+	while (a.nzbuf)
+		dx_dmabuf_destroy(&a.zbuf[--a.nzbuf]);
+	free(a.zbuf);
 	if (a.nres && o.csv) {
 		int err = ab_csv_write(o.csv, &o, a.res, a.nres);
 

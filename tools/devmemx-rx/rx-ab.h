@@ -29,8 +29,11 @@ struct ab_cpus {
 	unsigned int n;
 };
 
-/* Who binds: in-tree netdev (with devmemx loaded or not), or devmemx. */
-enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_NPROV };
+/*
+ * Who provides the buffers: in-tree devmem (netdev, with devmemx loaded or
+ * not), devmemx, or io_uring zcrx (an interface queue per RX queue).
+ */
+enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_ZCRX, AB_NPROV };
 
 struct ab_opts {
 	const char *dev;
@@ -53,8 +56,10 @@ struct ab_opts {
 	uint64_t seed;
 	bool seed_set;
 	bool verify;			/* verify the timed runs too */
+	uint32_t verify_every;		/* one dma-buf fragment in N (0: all) */
 	uint16_t port;			/* flow i on port + i */
 	struct dx_dmabuf_spec buf;
+	bool zcrx_host;			/* --zcrx-area host: not a dma-buf */
 	const char *listen;
 	const char *sender;		/* run "SENDER --port P --bytes N" */
 	const char *load_cmd, *unload_cmd;
@@ -148,7 +153,10 @@ int ab_kick(const cpu_set_t *set);
 long ab_clk_tck(void);
 int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
 		   unsigned int nqueues, struct ab_qstats *q);
-/* Pools carrying binding @id: their stats (*@have false without them). */
+/*
+ * Pools carrying binding @id (0: io_uring zcrx's pools): their stats
+ * (*@have false without them).
+ */
 int ab_pp_read(uint32_t id, uint64_t pp[AB_NPP], bool *have);
 /*
  * Run the NAPI thread of @dev's RX queue @queue, and its IRQ where it has
@@ -157,7 +165,7 @@ int ab_pp_read(uint32_t id, uint64_t pp[AB_NPP], bool *have);
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		unsigned int cpu, bool say);
-/* How many pools carry binding @id. */
+/* How many pools carry binding @id (0: io_uring zcrx's). */
 int ab_pp_count(uint32_t id);
 /* Sum of the device's rx<N>_device_ns (ethtool -S); *@have false if none. */
 int ab_device_ns(const char *dev, uint64_t *ns, bool *have);

@@ -19,7 +19,7 @@
 #include "rx.h"
 
 /* How text shows a field (JSON always has the number). */
-enum rx_fmt { RX_NUM, RX_DEV, RX_BYTES, RX_QTYPE, RX_BINDING };
+enum rx_fmt { RX_NUM, RX_DEV, RX_BYTES, RX_QTYPE, RX_BINDING, RX_IOURING };
 
 struct rx_field {
 	int attr;
@@ -43,6 +43,7 @@ static const struct rx_field rx_pool_fields[] = {
 	{ NETDEV_A_PAGE_POOL_INFLIGHT_MEM, "inflight_mem", RX_BYTES },
 	{ NETDEV_A_PAGE_POOL_DETACH_TIME, "detach_time", RX_NUM },
 	{ NETDEV_A_PAGE_POOL_DMABUF, "dmabuf", RX_BINDING },
+	{ NETDEV_A_PAGE_POOL_IO_URING, "io_uring", RX_IOURING },
 	{ 0, NULL, RX_NUM }
 };
 
@@ -52,6 +53,7 @@ static const struct rx_field rx_queue_fields[] = {
 	{ NETDEV_A_QUEUE_IFINDEX, "ifindex", RX_DEV },
 	{ NETDEV_A_QUEUE_TYPE, "type", RX_QTYPE },
 	{ NETDEV_A_QUEUE_DMABUF, "dmabuf", RX_BINDING },
+	{ NETDEV_A_QUEUE_IO_URING, "io_uring", RX_IOURING },
 	{ 0, NULL, RX_NUM }
 };
 
@@ -120,6 +122,34 @@ static void rx_print_text(const struct rx_field *f, uint64_t v)
 	}
 }
 
+/*
+ * io_uring zcrx's nest: "io-uring rx-buf-len 64K" (the kernel says the size
+ * from 6.19 on), -j "io_uring":{"rx_buf_len":65536}.
+ */
+static void rx_print_iouring(const struct nlattr *a, bool json,
+			     const char *sep)
+{
+	struct nlattr *tb[NETDEV_A_IO_URING_PROVIDER_INFO_MAX + 1];
+	const struct nlattr *len = NULL;
+	char buf[24];
+
+	if (!nla_parse_nested(tb, NETDEV_A_IO_URING_PROVIDER_INFO_MAX,
+			      (struct nlattr *)a, NULL))
+		len = tb[NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN];
+	if (json) {
+		printf("%s\"io_uring\":{", sep);
+		if (len)
+			printf("\"rx_buf_len\":%" PRIu64, dx_nla_uint(len));
+		putchar('}');
+		return;
+	}
+	printf("%sio-uring", sep);
+	if (len) {
+		dx_fmt_size(dx_nla_uint(len), buf, sizeof(buf));
+		printf(" rx-buf-len %s", buf);
+	}
+}
+
 static int rx_print(const struct dx_reply *r, void *arg)
 {
 	const struct rx_print_ctx *c = arg;
@@ -135,6 +165,11 @@ static int rx_print(const struct dx_reply *r, void *arg)
 	for (f = c->fields; f->name; f++) {
 		if (!r->tb[f->attr])
 			continue;
+		if (f->fmt == RX_IOURING) {
+			rx_print_iouring(r->tb[f->attr], c->json, sep);
+			sep = c->json ? "," : " ";
+			continue;
+		}
 		if (c->json) {
 			printf("%s\"%s\":%" PRIu64, sep, f->name,
 			       dx_nla_uint(r->tb[f->attr]));

@@ -22,16 +22,19 @@ void rx_usage(FILE *f)
 	      "                        --vram SIZE [--vram-dev PATH] [--revocable]\n"
 	      "                        [--tail-first] [--p2pdma] |\n"
 	      "                        --vfio BDF SIZE | --pid PID --fd FD [--no-verify]]\n"
+	      "                       [--verify-every N]\n"
 	      "                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	      "                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	      "                       [--hold SEC]\n"
 	      "       devmemx-rx send --addr IP --port PORT --bytes N | --until-closed\n"
 	      "                       [--seed N] [--chunk SIZE] [--timeout SEC] [--fill pattern|zero]\n"
 	      "       devmemx-rx ab --dev IFNAME --queues LIST [--sizes LIST]\n"
-	      "                     [--providers netdev,devmemx,netdev-nodx | --configs LIST]\n"
+	      "                     [--providers netdev,devmemx,netdev-nodx,zcrx | --configs LIST]\n"
+	      "                     [--zcrx-area dmabuf|host]\n"
 	      "                     [--bytes N | --seconds S] [--cpus LIST] [--rx-cpus LIST]\n"
 	      "                     [--napi-cpus LIST]\n"
 	      "                     [--runs N] [--flows N] [--seed N] [--verify]\n"
+	      "                     [--verify-every N]\n"
 	      "                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
 	      "                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
 	      "                      --vram SIZE | --pid PID --fd FD]\n"
@@ -69,6 +72,9 @@ void rx_usage(FILE *f)
 	      "                        through a CPU mapping where its exporter allows one\n"
 	      "  --no-verify           do not read the payload back (for a dma-buf the CPU\n"
 	      "                        cannot map: only its owner can check it)\n"
+	      "  --verify-every N      read back one dma-buf fragment in N (the first, the\n"
+	      "                        N+1st, ...): where checking every byte is the\n"
+	      "                        bottleneck (JSON verified_bytes says how many were)\n"
 	      "  --vfio BDF SIZE       the first SIZE bytes of BAR 2 of PCI function BDF,\n"
 	      "                        exported by vfio-pci (bound to it), read back\n"
 	      "                        through the vfio device\n"
@@ -103,9 +109,10 @@ void rx_usage(FILE *f)
 	      "JSON line of counters, send one with bytes_sent and what TCP_INFO says\n"
 	      "held it back (cwnd, retrans, busy/rwnd/sndbuf-limited microseconds).\n"
 	      "\n"
-	      "ab: A/B benchmark of in-tree devmem against devmemx. Each configuration\n"
-	      "(provider x niov size) binds the dma-buf, receives --bytes over --flows\n"
-	      "connections and unbinds, per run; one verified pass of every configuration\n"
+	      "ab: A/B benchmark of in-tree devmem, devmemx and io_uring zcrx. Each\n"
+	      "configuration (provider x niov size) binds the dma-buf (zcrx: registers an\n"
+	      "interface queue on each queue), receives --bytes over --flows connections\n"
+	      "and unbinds, per run; one verified pass of every configuration\n"
 	      "first, then --runs rounds of timed runs, each round in an order shuffled\n"
 	      "from the printed seed. Per run: the CPUs' busy time (/proc/schedstat, in\n"
 	      "ns, each CPU's running task switched out before reading: needs root) and\n"
@@ -117,10 +124,15 @@ void rx_usage(FILE *f)
 	      "  --sizes LIST          niov sizes, e.g. 4K,16K,64K (default 4K); in-tree\n"
 	      "                        sizes above 4K need Linux 7.3\n"
 	      "  --providers LIST      netdev, devmemx, netdev-nodx (in-tree with devmemx\n"
-	      "                        unloaded: --unload-cmd before, --load-cmd after)\n"
-	      "                        (default netdev,devmemx)\n"
-	      "  --configs LIST        exactly these, e.g. netdev-4K,devmemx-64K,netdev-nodx-4K\n"
+	      "                        unloaded: --unload-cmd before, --load-cmd after),\n"
+	      "                        zcrx (io_uring zero-copy receive, a thread per\n"
+	      "                        queue) (default netdev,devmemx)\n"
+	      "  --configs LIST        exactly these, e.g. netdev-4K,devmemx-64K,zcrx-64K\n"
 	      "                        (instead of every provider at every size)\n"
+	      "  --zcrx-area dmabuf|host  zcrx's memory: the dma-buf (default; on more\n"
+	      "                        than one queue, one of its kind per queue, its size\n"
+	      "                        split) or as much anonymous memory (huge pages\n"
+	      "                        with --hugetlb)\n"
 	      "  --bytes N             per run, over all flows (default 64M)\n"
 	      "  --seconds S           per run instead: each flow stops reading S s after\n"
 	      "                        the run's first reading (senders: --until-closed);\n"
@@ -139,6 +151,8 @@ void rx_usage(FILE *f)
 	      "                        steered to queue i of LIST, counting round it\n"
 	      "                        again when N is larger (default 1, at most 16)\n"
 	      "  --seed N              the order's seed (default: from the clock, printed)\n"
+	      "  --verify-every N      in verified runs, read back one dma-buf fragment (zcrx:\n"
+	      "                        completion) in N, as recv does (CSV verified_bytes)\n"
 	      "  --verify              verify the timed runs too (slower); without it the\n"
 	      "                        verified pass moves at most 64M per run when ab\n"
 	      "                        starts the sender\n"
@@ -211,6 +225,17 @@ static int parse_seconds(const char *s, const char *opt, int *sec)
 	return 0;
 }
 
+/* --verify-every N: 1 (every fragment) to 2^32 - 1. */
+static int parse_every(const char *s, uint32_t *every)
+{
+	uint64_t v;
+
+	if (dx_parse_uint(s, "--verify-every", 1, UINT32_MAX, &v))
+		return -EINVAL;
+	*every = v;
+	return 0;
+}
+
 static int unknown_option(char **argv, const char *cmd)
 {
 	fprintf(stderr, "devmemx-rx: unknown option \"%s\" for %s (try: devmemx-rx --help)\n",
@@ -239,8 +264,9 @@ enum {
 	O_RX_PAGE_SIZE, O_P2PDMA, O_VRAM_DEV, O_PID, O_FD, O_NO_VERIFY,
 	O_SEED, O_NO_FLOW_RULE,
 	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
-	O_RUNS, O_FLOWS, O_VERIFY, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
+	O_RUNS, O_FLOWS, O_VERIFY, O_ZCRX_AREA, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
 	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
+	O_VERIFY_EVERY,
 	O_UNTIL_CLOSED, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
 };
 
@@ -344,6 +370,8 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		return 0;
 	case O_HOLD:
 		return parse_seconds(arg, "--hold", &o->hold);
+	case O_VERIFY_EVERY:
+		return parse_every(arg, &o->verify_every);
 	case ':':
 		return missing_arg(argv);
 	default:
@@ -368,6 +396,8 @@ static int recv_check(const struct rx_opts *o, bool got_expect)
 		return dx_bad_usage("recv needs --port PORT");
 	if (!got_expect)
 		return dx_bad_usage("recv needs --expect BYTES");
+	if (o->no_verify && o->verify_every)
+		return dx_bad_usage("--verify-every N checks some of the payload and --no-verify none: give one");
 	if (dx_dmabuf_check(&o->buf))
 		return -EINVAL;
 	if (o->listen && !is_addr(o->listen))
@@ -402,6 +432,7 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		{ "pid", required_argument, NULL, O_PID },
 		{ "fd", required_argument, NULL, O_FD },
 		{ "no-verify", no_argument, NULL, O_NO_VERIFY },
+		{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -531,7 +562,7 @@ static int ab_providers(char *arg, struct ab_opts *o)
 		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
 			;
 		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx or netdev-nodx",
+			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx, netdev-nodx or zcrx",
 					    t);
 		for (i = 0; i < o->nprovs; i++)
 			if (o->provs[i] == p)
@@ -558,7 +589,7 @@ static int ab_configs(char *arg, struct ab_opts *o)
 		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
 			;
 		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx or netdev-nodx",
+			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx, netdev-nodx or zcrx",
 					    t);
 		if (o->nconfigs == AB_MAX_CFGS)
 			return dx_bad_usage("more than %d configurations in --configs",
@@ -656,6 +687,13 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 		o->seed_set = true;
 		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
 	case O_VERIFY: o->verify = true; return 0;
+	case O_VERIFY_EVERY: return parse_every(arg, &o->verify_every);
+	case O_ZCRX_AREA:
+		if (strcmp(arg, "dmabuf") && strcmp(arg, "host"))
+			return dx_bad_usage("--zcrx-area takes dmabuf or host, not \"%s\"",
+					    arg);
+		o->zcrx_host = !strcmp(arg, "host");
+		return 0;
 	case O_CSV: o->csv = arg; return 0;
 	case O_SUMMARY: o->summary = arg; return 0;
 	case O_MD: o->md = arg; return 0;
@@ -720,6 +758,8 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "flows", required_argument, NULL, O_FLOWS },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
+		{ "zcrx-area", required_argument, NULL, O_ZCRX_AREA },
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "summary", required_argument, NULL, O_SUMMARY },
 		{ "md", required_argument, NULL, O_MD },

@@ -39,6 +39,7 @@ struct rx_ctx {
 	uint32_t id;
 	struct rx_stats *st;
 	uint64_t off;			/* stream offset of the next byte */
+	uint64_t frags;			/* dma-buf fragments seen */
 	struct dmabuf_token tok[RX_TOKEN_ENTRIES];
 	unsigned int ntok;		/* entries in tok[] */
 	unsigned int nfrags;		/* tokens they cover */
@@ -257,6 +258,7 @@ static void rx_verify(struct rx_ctx *c, const uint8_t *p, size_t len,
 
 	if (c->o->no_verify)
 		return;
+	c->st->verified_bytes += len;
 	bad = dx_pat_check(p, len, c->off, c->o->seed, &first);
 	if (!bad)
 		return;
@@ -283,7 +285,8 @@ static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
 			c->buf->size);
 		return -EPROTO;
 	}
-	if (!c->o->no_verify) {
+	if (!c->o->no_verify &&
+	    (c->o->verify_every < 2 || !(c->frags % c->o->verify_every))) {
 		const uint8_t *p = dx_dmabuf_read(c->buf, d->frag_offset,
 						  d->frag_size);
 
@@ -297,6 +300,7 @@ static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
 		c->st->off_end = d->frag_offset + d->frag_size;
 	if (d->frag_size > c->st->frag_max)
 		c->st->frag_max = d->frag_size;
+	c->frags++;
 	c->off += d->frag_size;
 	return rx_token_add(c, d->frag_token);
 }

@@ -46,6 +46,11 @@ void rx_signals_setup(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+const sigset_t *rx_wait_mask(void)
+{
+	return &rx_waitmask;
+}
+
 /*
  * Read what link events arrived (their content does not matter; an overrun
  * neither), then ask whether the device is still here by its index.

@@ -3,6 +3,7 @@
 #ifndef DX_RX_H
 #define DX_RX_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,11 @@ struct rx_opts {
 	int timeout;		/* seconds, 0: wait forever */
 	const char *listen;	/* NULL: IPv6 + IPv4 any */
 	bool no_verify;		/* count only: no pattern check, no dma-buf sync */
+	/*
+	 * Check the payload of one dma-buf fragment in this many (0 or 1:
+	 * all), where checking every byte would be the bottleneck.
+	 */
+	uint32_t verify_every;
 	int hold;		/* seconds to keep every token before returning it */
 	/*
 	 * CLOCK_MONOTONIC seconds at which to stop reading (ab --seconds), 0:
@@ -104,6 +110,7 @@ struct rx_stats {
 	uint64_t dontneed_calls;
 	uint64_t frag_max;
 	uint64_t mismatches;
+	uint64_t verified_bytes;	/* of them, compared with the pattern */
 	uint64_t held_max;	/* most tokens held at once (--hold) */
 	uint64_t off_min;	/* the dma-buf offsets the frags covered */
 	uint64_t off_end;
@@ -124,6 +131,8 @@ void rx_signals_setup(void);
 int rx_watch_link(const char *dev, unsigned int ifindex);
 void rx_unwatch_link(void);
 int rx_wait(int fd, short events, int timeout_ms);
+/* The signal mask to wait with elsewhere (io_uring_enter): SIGINT, SIGTERM open. */
+const sigset_t *rx_wait_mask(void);
 
 /* rx-netdev.c: netdev family dumps, one line per object. */
 enum rx_list {

@@ -14,7 +14,7 @@
 set -euo pipefail
 
 # The headers the tools need that older linux-libc-dev (6.12) lacks.
-FILES="linux/netdev.h linux/vfio.h"
+FILES="linux/netdev.h linux/vfio.h linux/io_uring.h linux/io_uring/zcrx.h"
 
 here=$(cd "$(dirname "$0")/uapi" && pwd)
 check=

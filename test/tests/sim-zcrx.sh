@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kernel's io_uring zcrx client, iou-zcrx (built from Debian's
+# linux-source-7.2, tools/testing/selftests/drivers/net/hw/iou-zcrx.c, with
+# sid's liburing), through devmemx_sim as its selftest iou-zcrx.py drives
+# it: header split on with hds-thresh 0, RSS kept off the target queue, a
+# flow rule to it. The server registers an interface queue on queue 3 and
+# checks every byte of the client's 2M (it exits 0 only then): with 4K
+# buffers, then with 8K (-x 2, as the selftest's large-chunk case, after its
+# dry-run registration -d) and 64K (-x 16), over huge pages. While the
+# server waits, exactly one page pool on dxsim1 is io_uring's, with the
+# buffer size asked for; none is left after each run.
+. /dx/tlib.sh
+
+PORT=9500
+sim_setup 4
+IOU_PID=
+cleanup() {
+	[ -z "$IOU_PID" ] || kill "$IOU_PID" 2>/dev/null || true
+	sim_teardown
+}
+trap cleanup EXIT
+ip netns exec rx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
+ip netns exec rx ethtool -X dxsim1 equal 2
+rule=$(ip netns exec rx ethtool -N dxsim1 flow-type tcp4 dst-port $PORT action 3 |
+	sed -n 's/.*ID \([0-9]*\).*/\1/p')
+[ -n "$rule" ] || fail "ethtool -N: no rule to queue 3"
+
+# The page pools of io_uring on dxsim1, with their buffer sizes.
+iou_pools() {
+	ip netns exec rx devmemx-rx pools --dev dxsim1 -j |
+		sed -n 's/.*"io_uring":{\([^}]*\)}.*/\1/p'
+}
+
+# iou_run NAME BUF_LEN [server args]: the server on queue 3, the client
+# sending from netns tx; both exit 0, and the pool carried BUF_LEN.
+iou_run() {
+	local name=$1 len=$2 rc=0
+	shift 2
+	ip netns exec rx timeout 60 iou-zcrx -s -p $PORT -i dxsim1 -q 3 "$@" \
+		>/tmp/$name.out 2>&1 &
+	IOU_PID=$!
+	up() { listening $PORT || ! kill -0 "$IOU_PID" 2>/dev/null; }
+	wait_until 30 up && listening $PORT || {
+		wait "$IOU_PID" || rc=$?
+		IOU_PID=
+		fail "$name: iou-zcrx -s (exit $rc) not listening: $(tail -n 5 /tmp/$name.out)"
+	}
+	expect_eq "$(iou_pools)" "\"rx_buf_len\":$len" "$name: io_uring's page pools on dxsim1"
+	ip netns exec tx iou-zcrx -c -h 192.0.2.2 -p $PORT -l 12840 >/tmp/$name-c.out 2>&1 ||
+		fail "$name: iou-zcrx -c: exit $?: $(tail -n 5 /tmp/$name-c.out)"
+	wait "$IOU_PID" || rc=$?
+	IOU_PID=
+	[ $rc = 0 ] || fail "$name: iou-zcrx -s: exit $rc: $(tail -n 5 /tmp/$name.out)"
+	flush_deferred_skbs
+	wait_until 10 bash -c '[ -z "$(ip netns exec rx devmemx-rx pools -j | grep io_uring)" ]' ||
+		fail "$name: io_uring's page pools left: $(pools rx)"
+}
+
+iou_run zcrx-4k 4096
+expect_eq "$(echo 64 >/proc/sys/vm/nr_hugepages; cat /proc/sys/vm/nr_hugepages)" 64 "huge pages"
+out=$(ip netns exec rx iou-zcrx -s -p $PORT -i dxsim1 -q 3 -x 2 -d 2>&1) ||
+	fail "iou-zcrx -x 2 -d: exit $?: $out"
+iou_run zcrx-8k 8192 -x 2
+iou_run zcrx-64k 65536 -x 16
+ip netns exec rx ethtool -N dxsim1 delete "$rule"
