@@ -8,7 +8,8 @@
 # buffers, then with 8K (-x 2, as the selftest's large-chunk case, after its
 # dry-run registration -d) and 64K (-x 16), over huge pages. While the
 # server waits, exactly one page pool on dxsim1 is io_uring's, with the
-# buffer size asked for; none is left after each run.
+# buffer size asked for; none is left after each run. Then devmemx-rx's own
+# zcrx (ab) refuses what zcrx cannot do, naming the fix, and leaves none.
 . /dx/tlib.sh
 
 PORT=9500
@@ -17,6 +18,10 @@ IOU_PID=
 cleanup() {
 	[ -z "$IOU_PID" ] || kill "$IOU_PID" 2>/dev/null || true
 	sim_teardown
+	if grep -q '^devmemx ' /proc/modules; then
+		dx_wait_idle
+		dx_unload
+	fi
 }
 trap cleanup EXIT
 ip netns exec rx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
@@ -62,4 +67,28 @@ out=$(ip netns exec rx iou-zcrx -s -p $PORT -i dxsim1 -q 3 -x 2 -d 2>&1) ||
 	fail "iou-zcrx -x 2 -d: exit $?: $out"
 iou_run zcrx-8k 8192 -x 2
 iou_run zcrx-64k 65536 -x 16
+
+# devmemx-rx's zcrx refuses what zcrx cannot do with a message naming the
+# fix, and leaves no page pool: host memory of 4K pages for 64K buffers,
+# a queue devmemx has bound, header split off.
+zerr() { # WANT ARGS...: ab with zcrx on dxsim1 fails, saying WANT
+	local want=$1 err
+	shift
+	err=$(ip netns exec rx devmemx-rx ab --dev dxsim1 --runs 1 --bytes 1M \
+		--timeout 5 "$@" 2>&1 >/dev/null) && fail "ab $*: succeeded"
+	grep -qxF "$want" <<<"$err" || fail "ab $*: '$want' not said: $err"
+	[ -z "$(iou_pools)" ] || fail "ab $*: io_uring's page pools left: $(pools rx)"
+}
+zerr "devmemx-rx: zcrx on dxsim1 queue 3 with 64K buffers: Numerical result out of range (queue 3 is out of the device's range, or the area is not contiguous in 64K pieces: host memory larger than 4K needs huge pages (--hugetlb))" \
+	--queues 3 --configs zcrx-64K --zcrx-area host --udmabuf 8M
+dx_load
+id=$(ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --udmabuf 8M --persist | json_ids)
+zerr "devmemx-rx: zcrx on dxsim1 queue 2 with 4K buffers: File exists (the queue has a memory provider already, or the device an XDP program: unbind it)" \
+	--queues 2 --configs zcrx-4K
+ip netns exec rx devmemx unbind "$id" >/dev/null
+ip netns exec rx ethtool -G dxsim1 tcp-data-split off
+zerr "devmemx-rx: zcrx on dxsim1 queue 3 with 4K buffers: Invalid argument (zcrx needs tcp-data-split on with hds-thresh 0: devmemx caps dev dxsim1 queue 3)" \
+	--queues 3 --configs zcrx-4K
 ip netns exec rx ethtool -N dxsim1 delete "$rule"
+trap - EXIT
+cleanup

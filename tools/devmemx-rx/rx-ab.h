@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * devmemx-rx ab: the A/B benchmark of in-tree devmem against devmemx.
- * rx-ab.c plans and runs, rx-ab-stats.c reads the counters, rx-ab-report.c
- * writes the CSV and the tables.
+ * devmemx-rx ab: the A/B benchmark of in-tree devmem, devmemx and io_uring
+ * zcrx. rx-ab.c plans and runs, rx-ab-opts.c parses its options,
+ * rx-ab-stats.c reads the counters, rx-ab-report.c writes the CSV and the
+ * tables.
  */
 #ifndef DX_RX_AB_H
 #define DX_RX_AB_H

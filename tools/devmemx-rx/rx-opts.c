@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* devmemx-rx's command line: usage, option parsing, checks. */
+/*
+ * devmemx-rx's command line: usage, the options recv and send take, and the
+ * helpers ab's (rx-ab-opts.c) share.
+ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +14,7 @@
 
 #include "pattern.h"
 #include "rx-ab.h"
+#include "rx-opts.h"
 #include "util.h"
 
 #define RX_DEFAULT_TIMEOUT	30
@@ -197,13 +201,13 @@ void rx_usage(FILE *f)
 }
 
 /* --help: usage on stdout; > 0 tells main to exit 0. */
-static int help(void)
+int rx_help(void)
 {
 	rx_usage(stdout);
 	return 1;
 }
 
-static int parse_port(const char *s, const char *opt, uint16_t *port)
+int rx_parse_port(const char *s, const char *opt, uint16_t *port)
 {
 	uint64_t v;
 
@@ -215,7 +219,7 @@ static int parse_port(const char *s, const char *opt, uint16_t *port)
 	return 0;
 }
 
-static int parse_seconds(const char *s, const char *opt, int *sec)
+int rx_parse_seconds(const char *s, const char *opt, int *sec)
 {
 	uint64_t v;
 
@@ -226,7 +230,7 @@ static int parse_seconds(const char *s, const char *opt, int *sec)
 }
 
 /* --verify-every N: 1 (every fragment) to 2^32 - 1. */
-static int parse_every(const char *s, uint32_t *every)
+int rx_parse_every(const char *s, uint32_t *every)
 {
 	uint64_t v;
 
@@ -236,20 +240,20 @@ static int parse_every(const char *s, uint32_t *every)
 	return 0;
 }
 
-static int unknown_option(char **argv, const char *cmd)
+int rx_unknown_option(char **argv, const char *cmd)
 {
 	fprintf(stderr, "devmemx-rx: unknown option \"%s\" for %s (try: devmemx-rx --help)\n",
 		argv[optind - 1], cmd);
 	return -EINVAL;
 }
 
-static int missing_arg(char **argv)
+int rx_missing_arg(char **argv)
 {
 	fprintf(stderr, "devmemx-rx: %s needs an argument\n", argv[optind - 1]);
 	return -EINVAL;
 }
 
-static int positional(int argc, char **argv, const char *cmd)
+int rx_positional(int argc, char **argv, const char *cmd)
 {
 	if (optind >= argc)
 		return 0;
@@ -258,24 +262,13 @@ static int positional(int argc, char **argv, const char *cmd)
 	return -EINVAL;
 }
 
-enum {
-	O_DEV = 256, O_QUEUES, O_PORT, O_EXPECT, O_UDMABUF, O_HUGETLB,
-	O_DMA_HEAP, O_VRAM, O_REVOCABLE, O_TAIL_FIRST, O_VFIO, O_PROVIDER,
-	O_RX_PAGE_SIZE, O_P2PDMA, O_VRAM_DEV, O_PID, O_FD, O_NO_VERIFY,
-	O_SEED, O_NO_FLOW_RULE,
-	O_TIMEOUT, O_LISTEN, O_ADDR, O_BYTES, O_CHUNK, O_SIZES, O_PROVIDERS,
-	O_RUNS, O_FLOWS, O_VERIFY, O_ZCRX_AREA, O_CSV, O_SUMMARY, O_MD, O_TAG, O_SENDER,
-	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
-	O_VERIFY_EVERY,
-	O_UNTIL_CLOSED, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
-};
 
 /*
  * The dma-buf options recv and ab share (ab's option table has no
  * --revocable, --tail-first, --p2pdma, --vram-dev or --vfio); 1 when @c
  * is none of them.
  */
-static int buf_opt(int c, char *arg, int argc, char **argv,
+int rx_buf_opt(int c, char *arg, int argc, char **argv,
 		   struct dx_dmabuf_spec *b)
 {
 	uint64_t v;
@@ -332,7 +325,7 @@ static int buf_opt(int c, char *arg, int argc, char **argv,
 static int recv_opt(int c, char *arg, int argc, char **argv,
 		    struct rx_opts *o)
 {
-	int ret = buf_opt(c, arg, argc, argv, &o->buf);
+	int ret = rx_buf_opt(c, arg, argc, argv, &o->buf);
 
 	if (ret != 1)
 		return ret;
@@ -344,7 +337,7 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		return dx_parse_queues(arg, "--queues", o->queues, DX_MAX_QUEUES,
 				       &o->nqueues);
 	case O_PORT:
-		return parse_port(arg, "--port", &o->port);
+		return rx_parse_port(arg, "--port", &o->port);
 	case O_EXPECT:
 		return dx_parse_size(arg, "--expect", &o->expect);
 	case O_PROVIDER:
@@ -361,7 +354,7 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		o->no_flow_rule = true;
 		return 0;
 	case O_TIMEOUT:
-		return parse_seconds(arg, "--timeout", &o->timeout);
+		return rx_parse_seconds(arg, "--timeout", &o->timeout);
 	case O_LISTEN:
 		o->listen = arg;
 		return 0;
@@ -369,17 +362,17 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		o->no_verify = true;
 		return 0;
 	case O_HOLD:
-		return parse_seconds(arg, "--hold", &o->hold);
+		return rx_parse_seconds(arg, "--hold", &o->hold);
 	case O_VERIFY_EVERY:
-		return parse_every(arg, &o->verify_every);
+		return rx_parse_every(arg, &o->verify_every);
 	case ':':
-		return missing_arg(argv);
+		return rx_missing_arg(argv);
 	default:
-		return unknown_option(argv, "recv");
+		return rx_unknown_option(argv, "recv");
 	}
 }
 
-static bool is_addr(const char *s)
+bool rx_is_addr(const char *s)
 {
 	struct in6_addr a;
 
@@ -400,7 +393,7 @@ static int recv_check(const struct rx_opts *o, bool got_expect)
 		return dx_bad_usage("--verify-every N checks some of the payload and --no-verify none: give one");
 	if (dx_dmabuf_check(&o->buf))
 		return -EINVAL;
-	if (o->listen && !is_addr(o->listen))
+	if (o->listen && !rx_is_addr(o->listen))
 		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
 				    o->listen);
 	return 0;
@@ -446,12 +439,12 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 	o->timeout = RX_DEFAULT_TIMEOUT;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		if (c == 'h')
-			return help();
+			return rx_help();
 		if (recv_opt(c, optarg, argc, argv, o))
 			return -EINVAL;
 		got_expect |= c == O_EXPECT;
 	}
-	if (positional(argc, argv, "recv"))
+	if (rx_positional(argc, argv, "recv"))
 		return -EINVAL;
 	return recv_check(o, got_expect);
 }
@@ -463,7 +456,7 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 		o->addr = arg;
 		return 0;
 	case O_PORT:
-		return parse_port(arg, "--port", &o->port);
+		return rx_parse_port(arg, "--port", &o->port);
 	case O_BYTES:
 		return dx_parse_size(arg, "--bytes", &o->bytes);
 	case O_SEED:
@@ -475,7 +468,7 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 			return dx_bad_usage("bad --chunk \"%s\": use 1 to 64M", arg);
 		return 0;
 	case O_TIMEOUT:
-		return parse_seconds(arg, "--timeout", &o->timeout);
+		return rx_parse_seconds(arg, "--timeout", &o->timeout);
 	case O_UNTIL_CLOSED:
 		o->until_closed = true;
 		return 0;
@@ -485,9 +478,9 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 		o->zero = !strcmp(arg, "zero");
 		return 0;
 	case ':':
-		return missing_arg(argv);
+		return rx_missing_arg(argv);
 	default:
-		return unknown_option(argv, "send");
+		return rx_unknown_option(argv, "send");
 	}
 }
 
@@ -513,16 +506,16 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 	o->timeout = RX_DEFAULT_TIMEOUT;
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		if (c == 'h')
-			return help();
+			return rx_help();
 		if (send_opt(c, optarg, argv, o))
 			return -EINVAL;
 		got_bytes |= c == O_BYTES;
 	}
-	if (positional(argc, argv, "send"))
+	if (rx_positional(argc, argv, "send"))
 		return -EINVAL;
 	if (!o->addr)
 		return dx_bad_usage("send needs --addr IP");
-	if (!is_addr(o->addr))
+	if (!rx_is_addr(o->addr))
 		return dx_bad_usage("bad --addr \"%s\": use an IPv4 or IPv6 address",
 				    o->addr);
 	if (!o->port)
@@ -532,285 +525,4 @@ int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 	if (!got_bytes && !o->until_closed)
 		return dx_bad_usage("send needs --bytes N (or --until-closed)");
 	return 0;
-}
-
-/* ---- ab ----------------------------------------------------------------- */
-
-static int ab_sizes(char *arg, struct ab_opts *o)
-{
-	char *save = NULL, *t;
-
-	o->nsizes = 0;
-	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		if (o->nsizes == AB_MAX_SIZES)
-			return dx_bad_usage("more than %d sizes in --sizes",
-					    AB_MAX_SIZES);
-		if (dx_parse_buf_size(t, "--sizes", &o->sizes[o->nsizes]))
-			return -EINVAL;
-		o->nsizes++;
-	}
-	return o->nsizes ? 0 : dx_bad_usage("--sizes needs at least one size");
-}
-
-static int ab_providers(char *arg, struct ab_opts *o)
-{
-	char *save = NULL, *t;
-	unsigned int p, i;
-
-	o->nprovs = 0;
-	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
-			;
-		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx, netdev-nodx or zcrx",
-					    t);
-		for (i = 0; i < o->nprovs; i++)
-			if (o->provs[i] == p)
-				return dx_bad_usage("provider \"%s\" twice in --providers",
-						    t);
-		o->provs[o->nprovs++] = p;
-	}
-	return o->nprovs ? 0 : dx_bad_usage("--providers needs at least one provider");
-}
-
-/* "netdev-4K,devmemx-64K,netdev-nodx-4K": provider, dash, niov size. */
-static int ab_configs(char *arg, struct ab_opts *o)
-{
-	char *save = NULL, *t, *dash;
-	unsigned int p;
-
-	o->nconfigs = 0;
-	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		dash = strrchr(t, '-');
-		if (!dash)
-			return dx_bad_usage("bad configuration \"%s\" in --configs: use PROVIDER-SIZE, e.g. devmemx-64K",
-					    t);
-		*dash = '\0';
-		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
-			;
-		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx, netdev-nodx or zcrx",
-					    t);
-		if (o->nconfigs == AB_MAX_CFGS)
-			return dx_bad_usage("more than %d configurations in --configs",
-					    AB_MAX_CFGS);
-		o->configs[o->nconfigs].prov = p;
-		if (dx_parse_buf_size(dash + 1, "--configs",
-				      &o->configs[o->nconfigs].size))
-			return -EINVAL;
-		o->nconfigs++;
-	}
-	return o->nconfigs ? 0 : dx_bad_usage("--configs needs at least one configuration");
-}
-
-static int ab_count(const char *s, const char *opt, uint64_t max,
-		    unsigned int *out)
-{
-	uint64_t v;
-
-	if (dx_parse_uint(s, opt, 1, max, &v))
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-/* Is CPU @cpu there and online? */
-static bool ab_cpu_online(uint32_t cpu)
-{
-	char path[64], c = '1';
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
-	if (cpu >= CPU_SETSIZE || access(path, F_OK))
-		return false;
-	/* No "online" file: a CPU that cannot go offline (often CPU 0). */
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
-	f = fopen(path, "r");
-	if (f) {
-		if (fread(&c, 1, 1, f) != 1)
-			c = '0';
-		fclose(f);
-	}
-	return c == '1';
-}
-
-/* A CPU list as taskset -c takes it (0-3,8), of online CPUs. */
-static int ab_cpus(const char *arg, const char *opt, struct ab_cpus *c)
-{
-	uint32_t cpus[DX_MAX_QUEUES];
-	unsigned int i, n = 0;
-
-	if (dx_parse_list(arg, opt, "CPU", cpus, DX_MAX_QUEUES, &n))
-		return -EINVAL;
-	CPU_ZERO(&c->set);
-	for (i = 0; i < n; i++) {
-		if (!ab_cpu_online(cpus[i]))
-			return dx_bad_usage("%s %s: CPU %u is not online here (see lscpu)",
-					    opt, arg, cpus[i]);
-		CPU_SET(cpus[i], &c->set);
-	}
-	c->list = arg;
-	c->n = n;
-	for (i = 0; i < n; i++)
-		c->cpu[i] = cpus[i];
-	return 0;
-}
-
-static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
-{
-	int ret = buf_opt(c, arg, argc, argv, &o->buf);
-
-	if (ret != 1)
-		return ret;
-	switch (c) {
-	case O_DEV: o->dev = arg; return 0;
-	case O_QUEUES:
-		return dx_parse_queues(arg, "--queues", o->queues, DX_MAX_QUEUES,
-				       &o->nqueues);
-	case O_SIZES: return ab_sizes(arg, o);
-	case O_PROVIDERS: return ab_providers(arg, o);
-	case O_CONFIGS: return ab_configs(arg, o);
-	case O_BYTES:
-		o->bytes_set = true;
-		return dx_parse_size(arg, "--bytes", &o->bytes);
-	case O_SECONDS:
-		return ab_count(arg, "--seconds", AB_MAX_SECONDS, &o->seconds);
-	case O_CPUS:
-		return ab_cpus(arg, "--cpus", &o->cpus);
-	case O_RX_CPUS:
-		return ab_cpus(arg, "--rx-cpus", &o->rx_cpus);
-	case O_NAPI_CPUS:
-		return ab_cpus(arg, "--napi-cpus", &o->napi_cpus);
-	case O_RUNS: return ab_count(arg, "--runs", AB_MAX_RUNS, &o->runs);
-	case O_FLOWS: return ab_count(arg, "--flows", AB_MAX_FLOWS, &o->flows);
-	case O_SEED:
-		o->seed_set = true;
-		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
-	case O_VERIFY: o->verify = true; return 0;
-	case O_VERIFY_EVERY: return parse_every(arg, &o->verify_every);
-	case O_ZCRX_AREA:
-		if (strcmp(arg, "dmabuf") && strcmp(arg, "host"))
-			return dx_bad_usage("--zcrx-area takes dmabuf or host, not \"%s\"",
-					    arg);
-		o->zcrx_host = !strcmp(arg, "host");
-		return 0;
-	case O_CSV: o->csv = arg; return 0;
-	case O_SUMMARY: o->summary = arg; return 0;
-	case O_MD: o->md = arg; return 0;
-	case O_TAG:
-		if (strpbrk(arg, ",\n\""))
-			return dx_bad_usage("bad --tag \"%s\": no commas, quotes or newlines",
-					    arg);
-		o->tag = arg;
-		return 0;
-	case O_PORT: return parse_port(arg, "--port", &o->port);
-	case O_LISTEN: o->listen = arg; return 0;
-	case O_SENDER: o->sender = arg; return 0;
-	case O_SENDER_TASKS:
-		if (!*arg || strstr(arg, ",,") || *arg == ',' ||
-		    arg[strlen(arg) - 1] == ',')
-			return dx_bad_usage("bad --sender-tasks \"%s\": use task name prefixes, e.g. napi/eth1-,ksoftirqd/0",
-					    arg);
-		o->sender_tasks = arg;
-		return 0;
-	case O_LOAD_CMD: o->load_cmd = arg; return 0;
-	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
-	case O_TIMEOUT: return parse_seconds(arg, "--timeout", &o->timeout);
-	case ':': return missing_arg(argv);
-	default: return unknown_option(argv, "ab");
-	}
-}
-
-static int ab_check(struct ab_opts *o)
-{
-	if (!o->dev)
-		return dx_bad_usage("ab needs --dev IFNAME");
-	if (!o->nqueues)
-		return dx_bad_usage("ab needs --queues LIST (e.g. --queues 2)");
-	if (o->seconds && o->bytes_set)
-		return dx_bad_usage("ab takes --bytes N or --seconds S per run, not both");
-	if (o->cpus.n && (o->sender || o->sender_tasks))
-		return dx_bad_usage("--cpus measures only some CPUs: the sender's time (--sender, --sender-tasks) cannot be told apart there; run the sender elsewhere, or measure every CPU");
-	if (o->bytes < o->flows)
-		return dx_bad_usage("--bytes must be at least one byte per flow");
-	if (o->bytes % o->flows)
-		return dx_bad_usage("--bytes %" PRIu64 " does not split evenly over %u flows",
-				    o->bytes, o->flows);
-	if ((uint32_t)o->port + o->flows - 1 > 65535)
-		return dx_bad_usage("--port %u with %u flows runs past port 65535",
-				    o->port, o->flows);
-	if (o->listen && !is_addr(o->listen))
-		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
-				    o->listen);
-	return dx_dmabuf_check(&o->buf) ? -EINVAL : 0;
-}
-
-int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
-{
-	static const struct option opts[] = {
-		{ "dev", required_argument, NULL, O_DEV },
-		{ "queues", required_argument, NULL, O_QUEUES },
-		{ "sizes", required_argument, NULL, O_SIZES },
-		{ "providers", required_argument, NULL, O_PROVIDERS },
-		{ "configs", required_argument, NULL, O_CONFIGS },
-		{ "bytes", required_argument, NULL, O_BYTES },
-		{ "runs", required_argument, NULL, O_RUNS },
-		{ "flows", required_argument, NULL, O_FLOWS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "verify", no_argument, NULL, O_VERIFY },
-		{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
-		{ "zcrx-area", required_argument, NULL, O_ZCRX_AREA },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "summary", required_argument, NULL, O_SUMMARY },
-		{ "md", required_argument, NULL, O_MD },
-		{ "tag", required_argument, NULL, O_TAG },
-		{ "port", required_argument, NULL, O_PORT },
-		{ "udmabuf", required_argument, NULL, O_UDMABUF },
-		{ "hugetlb", no_argument, NULL, O_HUGETLB },
-		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
-		{ "vram", required_argument, NULL, O_VRAM },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "fd", required_argument, NULL, O_FD },
-		{ "listen", required_argument, NULL, O_LISTEN },
-		{ "sender", required_argument, NULL, O_SENDER },
-		{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },
-		{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
-		{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "seconds", required_argument, NULL, O_SECONDS },
-		{ "cpus", required_argument, NULL, O_CPUS },
-		{ "rx-cpus", required_argument, NULL, O_RX_CPUS },
-		{ "napi-cpus", required_argument, NULL, O_NAPI_CPUS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
-	o->sizes[0] = 4096;
-	o->nsizes = 1;
-	o->provs[0] = AB_NETDEV;
-	o->provs[1] = AB_DEVMEMX;
-	o->nprovs = 2;
-	o->bytes = 64 << 20;
-	o->runs = 5;
-	o->flows = 1;
-	o->port = 7400;
-	o->timeout = 120;
-	o->load_cmd = "modprobe devmemx";
-	o->unload_cmd = "modprobe -r devmemx";
-	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
-		if (c == 'h')
-			return help();
-		if (ab_opt(c, optarg, argc, argv, o))
-			return -EINVAL;
-	}
-	if (positional(argc, argv, "ab"))
-		return -EINVAL;
-	/* No dma-buf given (--hugetlb alone is none). */
-	if (o->buf.kind == DX_DMABUF_NONE) {
-		o->buf.kind = DX_UDMABUF;
-		o->buf.size = 64 << 20;
-		o->buf.hugetlb = true;
-	}
-	return ab_check(o);
 }

@@ -103,20 +103,27 @@ static void zc_reg_error(const char *dev, uint32_t queue, uint32_t buf_len,
 		fprintf(stderr, " (registering an interface queue needs CAP_NET_ADMIN)\n");
 		break;
 	case -ERANGE:
-		fprintf(stderr, " (the area is not contiguous in %s pieces: %s)\n", sz,
+		fprintf(stderr, " (queue %u is out of the device's range, or the area is not contiguous in %s pieces: %s)\n",
+			queue, sz,
 			dmabuf ? "the dma-buf's mapped chunks must be multiples of the buffer size" :
 			hugetlb ? "host memory of 2M huge pages takes up to 2M" :
 			"host memory larger than 4K needs huge pages (--hugetlb)");
 		break;
 	case -EOPNOTSUPP:
-		fprintf(stderr, " (the driver has no queue management for memory providers, or the kernel takes no buffer size: zcrx needs Linux 7.0 for sizes above 4K)\n");
+		fprintf(stderr, " (the driver has no queue management for memory providers, or takes no buffer size)\n");
+		break;
+	case -EEXIST:
+		fprintf(stderr, " (the queue has a memory provider already, or the device an XDP program: unbind it)\n");
 		break;
 	case -EBUSY:
-		fprintf(stderr, " (the queue has a memory provider already: unbind it)\n");
+		fprintf(stderr, " (the queue is in use by AF_XDP, or leased to another device)\n");
+		break;
+	case -EINVAL:
+		fprintf(stderr, " (zcrx needs tcp-data-split on with hds-thresh 0: devmemx caps dev %s queue %u)\n",
+			dev, queue);
 		break;
 	default:
-		fprintf(stderr, " (zcrx needs tcp-data-split on with hds-thresh 0, no XDP, and the queue in range: devmemx caps dev %s queue %u)\n",
-			dev, queue);
+		fputc('\n', stderr);
 	}
 }
 

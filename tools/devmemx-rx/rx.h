@@ -100,7 +100,10 @@ struct rx_flow {
 int rx_flow_add(struct rx_flow *f, const struct rx_opts *o);
 void rx_flow_del(struct rx_flow *f);
 
-/* rx-recv.c: accept one connection, receive, verify, return tokens. */
+/*
+ * rx-devmem.c: receive with devmem: accept one connection, recvmsg with
+ * MSG_SOCK_DEVMEM, verify, return tokens (rx-zcrx.c: receive with zcrx).
+ */
 struct rx_stats {
 	uint64_t bytes;
 	uint64_t recvmsg_calls;

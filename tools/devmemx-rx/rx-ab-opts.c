@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0
+/* devmemx-rx ab's command line: its options and their checks. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pattern.h"
+#include "rx-ab.h"
+#include "rx-opts.h"
+#include "util.h"
+
+static int ab_sizes(char *arg, struct ab_opts *o)
+{
+	char *save = NULL, *t;
+
+	o->nsizes = 0;
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (o->nsizes == AB_MAX_SIZES)
+			return dx_bad_usage("more than %d sizes in --sizes",
+					    AB_MAX_SIZES);
+		if (dx_parse_buf_size(t, "--sizes", &o->sizes[o->nsizes]))
+			return -EINVAL;
+		o->nsizes++;
+	}
+	return o->nsizes ? 0 : dx_bad_usage("--sizes needs at least one size");
+}
+
+static int ab_providers(char *arg, struct ab_opts *o)
+{
+	char *save = NULL, *t;
+	unsigned int p, i;
+
+	o->nprovs = 0;
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
+			;
+		if (p == AB_NPROV)
+			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx, netdev-nodx or zcrx",
+					    t);
+		for (i = 0; i < o->nprovs; i++)
+			if (o->provs[i] == p)
+				return dx_bad_usage("provider \"%s\" twice in --providers",
+						    t);
+		o->provs[o->nprovs++] = p;
+	}
+	return o->nprovs ? 0 : dx_bad_usage("--providers needs at least one provider");
+}
+
+/* "netdev-4K,devmemx-64K,netdev-nodx-4K": provider, dash, niov size. */
+static int ab_configs(char *arg, struct ab_opts *o)
+{
+	char *save = NULL, *t, *dash;
+	unsigned int p;
+
+	o->nconfigs = 0;
+	for (t = strtok_r(arg, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		dash = strrchr(t, '-');
+		if (!dash)
+			return dx_bad_usage("bad configuration \"%s\" in --configs: use PROVIDER-SIZE, e.g. devmemx-64K",
+					    t);
+		*dash = '\0';
+		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
+			;
+		if (p == AB_NPROV)
+			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx, netdev-nodx or zcrx",
+					    t);
+		if (o->nconfigs == AB_MAX_CFGS)
+			return dx_bad_usage("more than %d configurations in --configs",
+					    AB_MAX_CFGS);
+		o->configs[o->nconfigs].prov = p;
+		if (dx_parse_buf_size(dash + 1, "--configs",
+				      &o->configs[o->nconfigs].size))
+			return -EINVAL;
+		o->nconfigs++;
+	}
+	return o->nconfigs ? 0 : dx_bad_usage("--configs needs at least one configuration");
+}
+
+static int ab_count(const char *s, const char *opt, uint64_t max,
+		    unsigned int *out)
+{
+	uint64_t v;
+
+	if (dx_parse_uint(s, opt, 1, max, &v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+/* Is CPU @cpu there and online? */
+static bool ab_cpu_online(uint32_t cpu)
+{
+	char path[64], c = '1';
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u", cpu);
+	if (cpu >= CPU_SETSIZE || access(path, F_OK))
+		return false;
+	/* No "online" file: a CPU that cannot go offline (often CPU 0). */
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+	f = fopen(path, "r");
+	if (f) {
+		if (fread(&c, 1, 1, f) != 1)
+			c = '0';
+		fclose(f);
+	}
+	return c == '1';
+}
+
+/* A CPU list as taskset -c takes it (0-3,8), of online CPUs. */
+static int ab_cpus(const char *arg, const char *opt, struct ab_cpus *c)
+{
+	uint32_t cpus[DX_MAX_QUEUES];
+	unsigned int i, n = 0;
+
+	if (dx_parse_list(arg, opt, "CPU", cpus, DX_MAX_QUEUES, &n))
+		return -EINVAL;
+	CPU_ZERO(&c->set);
+	for (i = 0; i < n; i++) {
+		if (!ab_cpu_online(cpus[i]))
+			return dx_bad_usage("%s %s: CPU %u is not online here (see lscpu)",
+					    opt, arg, cpus[i]);
+		CPU_SET(cpus[i], &c->set);
+	}
+	c->list = arg;
+	c->n = n;
+	for (i = 0; i < n; i++)
+		c->cpu[i] = cpus[i];
+	return 0;
+}
+
+static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
+{
+	int ret = rx_buf_opt(c, arg, argc, argv, &o->buf);
+
+	if (ret != 1)
+		return ret;
+	switch (c) {
+	case O_DEV: o->dev = arg; return 0;
+	case O_QUEUES:
+		return dx_parse_queues(arg, "--queues", o->queues, DX_MAX_QUEUES,
+				       &o->nqueues);
+	case O_SIZES: return ab_sizes(arg, o);
+	case O_PROVIDERS: return ab_providers(arg, o);
+	case O_CONFIGS: return ab_configs(arg, o);
+	case O_BYTES:
+		o->bytes_set = true;
+		return dx_parse_size(arg, "--bytes", &o->bytes);
+	case O_SECONDS:
+		return ab_count(arg, "--seconds", AB_MAX_SECONDS, &o->seconds);
+	case O_CPUS:
+		return ab_cpus(arg, "--cpus", &o->cpus);
+	case O_RX_CPUS:
+		return ab_cpus(arg, "--rx-cpus", &o->rx_cpus);
+	case O_NAPI_CPUS:
+		return ab_cpus(arg, "--napi-cpus", &o->napi_cpus);
+	case O_RUNS: return ab_count(arg, "--runs", AB_MAX_RUNS, &o->runs);
+	case O_FLOWS: return ab_count(arg, "--flows", AB_MAX_FLOWS, &o->flows);
+	case O_SEED:
+		o->seed_set = true;
+		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
+	case O_VERIFY: o->verify = true; return 0;
+	case O_VERIFY_EVERY: return rx_parse_every(arg, &o->verify_every);
+	case O_ZCRX_AREA:
+		if (strcmp(arg, "dmabuf") && strcmp(arg, "host"))
+			return dx_bad_usage("--zcrx-area takes dmabuf or host, not \"%s\"",
+					    arg);
+		o->zcrx_host = !strcmp(arg, "host");
+		return 0;
+	case O_CSV: o->csv = arg; return 0;
+	case O_SUMMARY: o->summary = arg; return 0;
+	case O_MD: o->md = arg; return 0;
+	case O_TAG:
+		if (strpbrk(arg, ",\n\""))
+			return dx_bad_usage("bad --tag \"%s\": no commas, quotes or newlines",
+					    arg);
+		o->tag = arg;
+		return 0;
+	case O_PORT: return rx_parse_port(arg, "--port", &o->port);
+	case O_LISTEN: o->listen = arg; return 0;
+	case O_SENDER: o->sender = arg; return 0;
+	case O_SENDER_TASKS:
+		if (!*arg || strstr(arg, ",,") || *arg == ',' ||
+		    arg[strlen(arg) - 1] == ',')
+			return dx_bad_usage("bad --sender-tasks \"%s\": use task name prefixes, e.g. napi/eth1-,ksoftirqd/0",
+					    arg);
+		o->sender_tasks = arg;
+		return 0;
+	case O_LOAD_CMD: o->load_cmd = arg; return 0;
+	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
+	case O_TIMEOUT: return rx_parse_seconds(arg, "--timeout", &o->timeout);
+	case ':': return rx_missing_arg(argv);
+	default: return rx_unknown_option(argv, "ab");
+	}
+}
+
+static int ab_check(struct ab_opts *o)
+{
+	if (!o->dev)
+		return dx_bad_usage("ab needs --dev IFNAME");
+	if (!o->nqueues)
+		return dx_bad_usage("ab needs --queues LIST (e.g. --queues 2)");
+	if (o->seconds && o->bytes_set)
+		return dx_bad_usage("ab takes --bytes N or --seconds S per run, not both");
+	if (o->cpus.n && (o->sender || o->sender_tasks))
+		return dx_bad_usage("--cpus measures only some CPUs: the sender's time (--sender, --sender-tasks) cannot be told apart there; run the sender elsewhere, or measure every CPU");
+	if (o->bytes < o->flows)
+		return dx_bad_usage("--bytes must be at least one byte per flow");
+	if (o->bytes % o->flows)
+		return dx_bad_usage("--bytes %" PRIu64 " does not split evenly over %u flows",
+				    o->bytes, o->flows);
+	if ((uint32_t)o->port + o->flows - 1 > 65535)
+		return dx_bad_usage("--port %u with %u flows runs past port 65535",
+				    o->port, o->flows);
+	if (o->listen && !rx_is_addr(o->listen))
+		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
+				    o->listen);
+	return dx_dmabuf_check(&o->buf) ? -EINVAL : 0;
+}
+
+int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
+{
+	static const struct option opts[] = {
+		{ "dev", required_argument, NULL, O_DEV },
+		{ "queues", required_argument, NULL, O_QUEUES },
+		{ "sizes", required_argument, NULL, O_SIZES },
+		{ "providers", required_argument, NULL, O_PROVIDERS },
+		{ "configs", required_argument, NULL, O_CONFIGS },
+		{ "bytes", required_argument, NULL, O_BYTES },
+		{ "runs", required_argument, NULL, O_RUNS },
+		{ "flows", required_argument, NULL, O_FLOWS },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "verify", no_argument, NULL, O_VERIFY },
+		{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
+		{ "zcrx-area", required_argument, NULL, O_ZCRX_AREA },
+		{ "csv", required_argument, NULL, O_CSV },
+		{ "summary", required_argument, NULL, O_SUMMARY },
+		{ "md", required_argument, NULL, O_MD },
+		{ "tag", required_argument, NULL, O_TAG },
+		{ "port", required_argument, NULL, O_PORT },
+		{ "udmabuf", required_argument, NULL, O_UDMABUF },
+		{ "hugetlb", no_argument, NULL, O_HUGETLB },
+		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
+		{ "vram", required_argument, NULL, O_VRAM },
+		{ "pid", required_argument, NULL, O_PID },
+		{ "fd", required_argument, NULL, O_FD },
+		{ "listen", required_argument, NULL, O_LISTEN },
+		{ "sender", required_argument, NULL, O_SENDER },
+		{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },
+		{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
+		{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
+		{ "timeout", required_argument, NULL, O_TIMEOUT },
+		{ "seconds", required_argument, NULL, O_SECONDS },
+		{ "cpus", required_argument, NULL, O_CPUS },
+		{ "rx-cpus", required_argument, NULL, O_RX_CPUS },
+		{ "napi-cpus", required_argument, NULL, O_NAPI_CPUS },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	o->sizes[0] = 4096;
+	o->nsizes = 1;
+	o->provs[0] = AB_NETDEV;
+	o->provs[1] = AB_DEVMEMX;
+	o->nprovs = 2;
+	o->bytes = 64 << 20;
+	o->runs = 5;
+	o->flows = 1;
+	o->port = 7400;
+	o->timeout = 120;
+	o->load_cmd = "modprobe devmemx";
+	o->unload_cmd = "modprobe -r devmemx";
+	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
+		if (c == 'h')
+			return rx_help();
+		if (ab_opt(c, optarg, argc, argv, o))
+			return -EINVAL;
+	}
+	if (rx_positional(argc, argv, "ab"))
+		return -EINVAL;
+	/* No dma-buf given (--hugetlb alone is none). */
+	if (o->buf.kind == DX_DMABUF_NONE) {
+		o->buf.kind = DX_UDMABUF;
+		o->buf.size = 64 << 20;
+		o->buf.hugetlb = true;
+	}
+	return ab_check(o);
+}
