@@ -25,7 +25,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels=${KERNELS:-7.2 7.3} bytes=512M runs=7 seed= sets=main,flows4,grooff,scale
+kernels=${KERNELS:-7.2 7.3} bytes=512M runs=7 seed= sets=main,flows4,grooff,scale,sockets
 while getopts k:b:r:s:S: o; do
 	case $o in
 	k) kernels=$OPTARG ;;
@@ -82,7 +82,7 @@ for series in $kernels; do
 		/^DX-END$/ { next }
 		/^\[[0-9]+\/[0-9]+\] / { next }
 		{ print > "/dev/stderr" }'
-	grep -q '^DX-END' "$log" && [ $rc = 0 ] && ls "$out/$series-main.md" >/dev/null 2>&1 ||
+	grep -q '^DX-END' "$log" && [ $rc = 0 ] && ls "$out/$series"-*.md >/dev/null 2>&1 ||
 		dx_die "the ab VM on $series failed (exit $rc); see build/vm/$series/{results,console}.log"
 	dx_log "ab on $series done after $((SECONDS - start)) s"
 done
@@ -117,10 +117,33 @@ merge "$out"/*.sum.csv >"$out/summary.csv"
 					$c["meta_mib_per_gib_median"] * g, $c["meta_mib_per_gib_median"] }' "$f"
 		done
 	fi
+	# Many sockets: token memory (the first run's last batches, held
+	# at once) and CPU (the timed runs) against the number of sockets.
+	if ls "$out"/*-sockets-*.sum.csv >/dev/null 2>&1; then
+		echo
+		echo "### Many sockets: the kernel's memory for held tokens, and CPU"
+		echo
+		echo "Each socket returns its tokens in batches of 1M; in each configuration's first run every socket holds its last 1M until all do. Token memory: the sk_user_frags xarray nodes the held token ids need (the ab-sockets test checks that figure against the kernel's own count). CPU: medians of the timed runs."
+		echo
+		echo "| kernel | configuration | sockets | tokens held per socket | token memory per socket (B) | token memory MiB per GiB held | receiving host s/GiB |"
+		echo "|---|---|---:|---:|---:|---:|---:|"
+		for f in $(ls "$out"/*-sockets-*.sum.csv | sort -V); do
+			awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+				{ split($1, t, " "); n = $c["held_flows"]
+				  m = $c["token_mem_bytes"]; b = $c["held_bytes"]
+				  tok = n > 0 ? sprintf("%.0f", $c["held_tokens"] / n) : "-"
+				  per = n > 0 && m != "" ? sprintf("%.0f", m / n) : "-"
+				  gib = b > 0 && m != "" ? sprintf("%.2f", m / 1048576 / (b / 1073741824)) : "-"
+				  h = $c["host_cpu_s_per_gib_median"]
+				  cpu = h == "" ? "-" : sprintf("%.3f", h)
+				  printf "| %s | %s | %s | %s | %s | %s | %s |\n", t[1], $c["config"], $c["flows"],
+					tok, per, gib, cpu }' "$f"
+		done
+	fi
 } >"$out/ab.md"
 for series in $kernels; do rm -f "$out/$series"-*.svg; done
 dx_in_root bash /src/test/vm/ab-plot.sh /src/build/ab ||
 	dx_die "plotting failed"
 cat "$out/ab.md"
 echo
-dx_log "make ab took $((SECONDS - start)) s; output in build/ab: ab.csv summary.csv ab.md cpu.svg cmsgs.svg"
+dx_log "make ab took $((SECONDS - start)) s; output in build/ab: $(cd "$out" && ls ab.csv summary.csv ab.md cpu.svg cmsgs.svg 2>/dev/null | xargs)"

@@ -66,7 +66,8 @@ ab_run() {
 # ab_sets LIST BYTES RUNS SEED OUTDIR [extra args...]: main (every
 # configuration, one flow), flows4 (four flows over queues 2 and 3),
 # grooff (devmemx 4K and 64K with rx-gro-hw off), scale (bind time and
-# metadata from 64M dma-bufs to 1G).
+# metadata from 64M dma-bufs to 1G), sockets (token memory and CPU of 1,
+# 16 and 64 sockets holding their tokens in batches).
 ab_sets() {
 	local sets=$1 bytes=$2 runs=$3 seed=$4 out=$5 s
 	shift 5
@@ -82,6 +83,7 @@ ab_sets() {
 				--bytes "$bytes" --runs "$runs" ${seed:+--seed $seed} "$@"
 			ip netns exec rx ethtool -K dxsim1 rx-gro-hw on ;;
 		scale) ab_scale "$out" "$@" ;;
+		sockets) ab_sockets "$out" "$bytes" "$runs" "$seed" "$@" ;;
 		*) fail "unknown ab set $s" ;;
 		esac
 	done
@@ -100,6 +102,26 @@ ab_scale() {
 			{ echo "scale: only $(cat /proc/sys/vm/nr_hugepages) huge pages, $pages needed; stopping at $mb M" >&2; break; }
 		ab_run "scale-${mb}M" "$out" --configs netdev-4K,devmemx-4K,devmemx-64K \
 			--queues 2 --bytes 1M --runs 3 --udmabuf ${mb}M --hugetlb "$@"
+	done
+	echo 64 >/proc/sys/vm/nr_hugepages
+}
+
+# ab_sockets OUTDIR BYTES RUNS SEED [args...]: many sockets. 1, 16 and 64
+# flows (64: the sim's ntuple rules, a rule a flow) over queues 2 and 3,
+# each returning its tokens in batches of 1M, in-tree 4K, devmemx 4K and
+# 64K: the kernel's memory for the tokens all flows hold at once (each
+# configuration's first run) and CPU per GiB (the timed runs). A 256M
+# dma-buf: 64 flows holding 1M each may take a quarter of it.
+ab_sockets() {
+	local out=$1 bytes=$2 runs=$3 seed=$4 n
+	shift 4
+	echo 136 >/proc/sys/vm/nr_hugepages
+	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 136 ] ||
+		fail "sockets: only $(cat /proc/sys/vm/nr_hugepages) of 136 huge pages"
+	for n in 1 16 64; do
+		ab_run "sockets-$n" "$out" --configs netdev-4K,devmemx-4K,devmemx-64K \
+			--queues 2,3 --flows $n --hold-bytes 1M --bytes "$bytes" \
+			--runs "$runs" ${seed:+--seed $seed} --udmabuf 256M --hugetlb "$@"
 	done
 	echo 64 >/proc/sys/vm/nr_hugepages
 }

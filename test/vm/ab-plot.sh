@@ -9,6 +9,8 @@ set -euo pipefail
 ab_plot() {
 	local dir=$1 f col
 	command -v gnuplot >/dev/null || { echo "ab-plot: no gnuplot (gnuplot-nox in the build root)" >&2; exit 1; }
+	# No main set (ab.sh -S sockets, say): nothing to draw.
+	ls "$dir"/*main.sum.csv >/dev/null 2>&1 || return 0
 	for f in "$dir"/*.sum.csv; do
 		case $f in *main.sum.csv) ;; *) continue ;; esac
 		# One data file per provider: size, the receiving host's CPU

@@ -165,6 +165,11 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
 	case O_VERIFY: o->verify = true; return 0;
 	case O_VERIFY_EVERY: return rx_parse_every(arg, &o->verify_every);
+	case O_HOLD_BYTES:
+		if (dx_parse_size(arg, "--hold-bytes", &o->hold_bytes))
+			return -EINVAL;
+		return o->hold_bytes ? 0 :
+		       dx_bad_usage("--hold-bytes needs a size above 0 (e.g. 1M)");
 	case O_ZCRX_AREA:
 		if (strcmp(arg, "dmabuf") && strcmp(arg, "host"))
 			return dx_bad_usage("--zcrx-area takes dmabuf or host, not \"%s\"",
@@ -198,6 +203,19 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 	}
 }
 
+static bool ab_has_zcrx(const struct ab_opts *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->nconfigs; i++)
+		if (o->configs[i].prov == AB_ZCRX)
+			return true;
+	for (i = 0; !o->nconfigs && i < o->nprovs; i++)
+		if (o->provs[i] == AB_ZCRX)
+			return true;
+	return false;
+}
+
 static int ab_check(struct ab_opts *o)
 {
 	if (!o->dev)
@@ -216,6 +234,8 @@ static int ab_check(struct ab_opts *o)
 	if ((uint32_t)o->port + o->flows - 1 > 65535)
 		return dx_bad_usage("--port %u with %u flows runs past port 65535",
 				    o->port, o->flows);
+	if (o->hold_bytes && ab_has_zcrx(o))
+		return dx_bad_usage("--hold-bytes batches devmem's tokens; zcrx hands buffers back through its refill ring: leave zcrx out of --providers and --configs");
 	if (o->listen && !rx_is_addr(o->listen))
 		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
 				    o->listen);
@@ -237,6 +257,7 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "verify", no_argument, NULL, O_VERIFY },
 		{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
 		{ "zcrx-area", required_argument, NULL, O_ZCRX_AREA },
+		{ "hold-bytes", required_argument, NULL, O_HOLD_BYTES },
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "summary", required_argument, NULL, O_SUMMARY },
 		{ "md", required_argument, NULL, O_MD },

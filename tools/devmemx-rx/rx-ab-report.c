@@ -410,6 +410,64 @@ static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
 	}
 }
 
+/* The run of @cfg that measured held tokens (its first), or NULL. */
+static const struct ab_result *ab_held_of(const struct ab_cfg *cfg,
+					  const struct ab_result *r,
+					  unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (r[i].cfg == cfg && r[i].have_held)
+			return &r[i];
+	return NULL;
+}
+
+/* The kernel's memory for held tokens: sk_user_frags nodes (BTF size). */
+static double ab_token_mem(const struct ab_result *x)
+{
+	return x->xa_node_size > 0 ? (double)x->xa_nodes * x->xa_node_size : NAN;
+}
+
+static double ab_slab_delta(const struct ab_result *x)
+{
+	return x->have_slab ? (double)x->slab_objs * x->slab_obj_size : NAN;
+}
+
+/* --hold-bytes: what every flow's last batch, held at once, cost. */
+static void ab_held_table(FILE *f, const struct ab_opts *o,
+			  const struct ab_cfg *cfgs, unsigned int ncfgs,
+			  const struct ab_result *r, unsigned int n)
+{
+	const struct ab_result *x;
+	char hb[32];
+	unsigned int i;
+	double mem;
+
+	ab_fmt_size(hb, sizeof(hb), o->hold_bytes);
+	fprintf(f, "\nToken memory, from each configuration's first run: each of the %u flows returned its tokens in batches of %s and held its last batch (the stream's last %s) until every flow held one; the kernel then kept a token per fragment in each socket's sk_user_frags xarray. Nodes: the xarray nodes those token ids need (64 ids a node, %ld B each from BTF). (The CSV's slab_objs is radix_tree_node's growth over the run from /proc/slabinfo: exact only where that cache has a debug flag, e.g. slub_debug=F,radix_tree_node; otherwise per-CPU sheaves and slabs hide it.)\n\n",
+		o->flows, hb, hb, ncfgs && ab_held_of(&cfgs[0], r, n) ?
+		ab_held_of(&cfgs[0], r, n)->xa_node_size : -1L);
+	fprintf(f, "| configuration | flows holding | tokens held | KiB held | xarray nodes | token memory KiB | per flow B | MiB per GiB held |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|\n");
+	for (i = 0; i < ncfgs; i++) {
+		x = ab_held_of(&cfgs[i], r, n);
+		if (!x)
+			continue;
+		mem = ab_token_mem(x);
+		fprintf(f, "| %s | %u | %" PRIu64 " | %.0f | %" PRIu64 " |",
+			cfgs[i].name, x->held_flows, x->held_tokens,
+			x->held_bytes / 1024.0, x->xa_nodes);
+		if (isnan(mem))
+			fputs(" - | - | - |\n", f);
+		else
+			fprintf(f, " %.1f | %.0f | %.2f |\n", mem / 1024,
+				x->held_flows ? mem / x->held_flows : NAN,
+				x->held_bytes ? mem / 1048576 /
+						(x->held_bytes / GIB) : NAN);
+	}
+}
+
 void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 	       unsigned int ncfgs, const struct ab_result *r, unsigned int n)
 {
@@ -462,6 +520,8 @@ void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 		fputc('\n', f);
 	}
 	ab_ratios(f, cfgs, g, ncfgs);
+	if (o->hold_bytes)
+		ab_held_table(f, o, cfgs, ncfgs, r, n);
 	fflush(f);
 }
 
@@ -493,7 +553,7 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 
 	if (!f)
 		return -errno;
-	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source,cpu_source,cpus_measured,seconds,verified_bytes\n");
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source,cpu_source,cpus_measured,seconds,verified_bytes,hold_bytes,held_flows,held_tokens,held_bytes,xa_nodes,xa_node_size,slab_objs,slab_obj_size\n");
 	for (i = 0; i < n; i++) {
 		const struct ab_result *x = &r[i];
 
@@ -531,13 +591,33 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 		fputc(',', f);
 		if (x->have_sched)
 			fprintf(f, "%" PRIu64, x->sched_ns);
-		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%u,%u,%" PRIu64 "\n",
+		fprintf(f, ",%.6f,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%s,%u,%u,%" PRIu64,
 			x->bind_sec, x->dmabuf_bytes, x->niov_count,
 			x->meta_bytes, x->meta_source ? x->meta_source : "none",
 			x->src == AB_SRC_SCHED ? "schedstat" : "ticks",
 			x->ncpus, o->seconds, x->st.verified_bytes);
+		fprintf(f, ",%" PRIu64 ",", o->hold_bytes);
+		if (x->have_held)
+			fprintf(f, "%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%ld",
+				x->held_flows, x->held_tokens, x->held_bytes,
+				x->xa_nodes, x->xa_node_size);
+		else
+			fputs(",,,,", f);
+		if (x->have_slab)
+			fprintf(f, ",%" PRId64 ",%" PRIu64 "\n", x->slab_objs,
+				x->slab_obj_size);
+		else
+			fputs(",,\n", f);
 	}
 	return ab_close(f, path);
+}
+
+static void ab_put_csv(FILE *f, double v)
+{
+	if (isnan(v))
+		fputc(',', f);
+	else
+		fprintf(f, ",%.0f", v);
 }
 
 int ab_summary_write(const char *path, const struct ab_opts *o,
@@ -555,8 +635,11 @@ int ab_summary_write(const char *path, const struct ab_opts *o,
 	for (k = 0; k < AB_NM; k++)
 		fprintf(f, ",%s_median,%s_min,%s_max", ab_metrics[k].csv,
 			ab_metrics[k].csv, ab_metrics[k].csv);
-	fputs(",host_cpu_ns_per_byte_mean,host_cpu_ns_per_byte_ci95\n", f);
+	fputs(",host_cpu_ns_per_byte_mean,host_cpu_ns_per_byte_ci95,hold_bytes,held_flows,held_tokens,held_bytes,token_mem_bytes,slab_delta_bytes\n",
+	      f);
 	for (i = 0; i < ncfgs; i++) {
+		const struct ab_result *x = ab_held_of(&cfgs[i], r, n);
+
 		ab_aggregate(&cfgs[i], r, n, &g);
 		fprintf(f, "%s,%s,%u,%s,%s,%u,%u", o->tag ? o->tag : "",
 			ab_kernel(), o->flows, cfgs[i].name,
@@ -574,9 +657,18 @@ int ab_summary_write(const char *path, const struct ab_opts *o,
 		else
 			fputc(',', f);
 		if (!isnan(h))
-			fprintf(f, ",%.6g\n", h * 1e9 / GIB);
+			fprintf(f, ",%.6g", h * 1e9 / GIB);
 		else
-			fputs(",\n", f);
+			fputc(',', f);
+		fprintf(f, ",%" PRIu64 ",", o->hold_bytes);
+		if (x)
+			fprintf(f, "%u,%" PRIu64 ",%" PRIu64, x->held_flows,
+				x->held_tokens, x->held_bytes);
+		else
+			fputs(",,", f);
+		ab_put_csv(f, x ? ab_token_mem(x) : NAN);
+		ab_put_csv(f, x ? ab_slab_delta(x) : NAN);
+		fputc('\n', f);
 	}
 	return ab_close(f, path);
 }

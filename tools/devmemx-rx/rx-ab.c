@@ -39,6 +39,7 @@ struct ab {
 	struct ab_result *res;
 	unsigned int nres;
 	long net_iov_size;		/* from BTF, or < 0 */
+	long xa_node_size;		/* --hold-bytes: from BTF, or < 0 */
 	bool readable;			/* the CPU can read the dma-buf back */
 	uint64_t rng;
 	bool dx_unloaded;
@@ -49,8 +50,24 @@ struct ab {
 	int napi_threaded;
 };
 
+/*
+ * --hold-bytes in the first run (phase verify): each flow ends holding its last batch
+ * and waits here; once every flow has come (holding, or done another way),
+ * ab reads the kernel's memory for those tokens and opens the gate.
+ */
+struct ab_gate {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int arrived;
+	bool open;
+	unsigned int holding;		/* flows that came holding a batch */
+	uint64_t tokens, bytes, nodes;
+};
+
 struct ab_flow {
 	struct rx_opts o;
+	struct ab_gate *gate;		/* NULL: no gate this run */
+	bool arrived;
 	struct dx_dmabuf *buf;
 	uint32_t id;
 	int lfd, fd;
@@ -333,6 +350,27 @@ static void *ab_zq_thread(void *arg)
 	return NULL;
 }
 
+/* rx_opts.held: flow @arg holds its last batch until the gate opens. */
+static void ab_held(void *arg, const struct dmabuf_token *runs, size_t nruns,
+		    uint64_t tokens, uint64_t bytes)
+{
+	struct ab_flow *f = arg;
+	struct ab_gate *g = f->gate;
+	uint64_t nodes = rx_xa_nodes(runs, nruns);
+
+	pthread_mutex_lock(&g->lock);
+	g->holding++;
+	g->tokens += tokens;
+	g->bytes += bytes;
+	g->nodes += nodes;
+	g->arrived++;
+	f->arrived = true;
+	pthread_cond_broadcast(&g->cond);
+	while (!g->open)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
+}
+
 static void *ab_flow_thread(void *arg)
 {
 	struct ab_flow *f = arg;
@@ -340,6 +378,14 @@ static void *ab_flow_thread(void *arg)
 	f->ret = ab_pin_self(f->cpu);
 	if (!f->ret)
 		f->ret = rx_receive(f->fd, &f->o, f->buf, f->id, &f->st);
+	/* Ended without holding a batch (an error): the gate counts it. */
+	if (f->gate && !f->arrived) {
+		pthread_mutex_lock(&f->gate->lock);
+		f->gate->arrived++;
+		f->arrived = true;
+		pthread_cond_broadcast(&f->gate->cond);
+		pthread_mutex_unlock(&f->gate->lock);
+	}
 	return NULL;
 }
 
@@ -382,9 +428,12 @@ static void ab_delta(const struct ab *a, struct ab_result *r,
 	r->napi_threaded = a->napi_threaded;
 }
 
-/* Listen, steer, and (with --sender) start the sender of every flow. */
+/*
+ * Listen, steer, and (with --sender) start the sender of every flow; @first:
+ * the configuration's first run, the one that measures held tokens.
+ */
 static int ab_flows_open(struct ab *a, struct ab_flow *fl, uint32_t id,
-			 bool verify)
+			 bool verify, bool first)
 {
 	unsigned int i;
 	int ret;
@@ -406,6 +455,10 @@ static int ab_flows_open(struct ab *a, struct ab_flow *fl, uint32_t id,
 		f->cpu = a->o->rx_cpus.n ?
 			 (int)a->o->rx_cpus.cpu[i % a->o->rx_cpus.n] : -1;
 		f->o.no_verify = !verify;
+		f->o.hold_bytes = a->o->hold_bytes;
+		/* The first run measures the token memory (ab_gate). */
+		f->o.held = first && a->o->hold_bytes && f->o.expect ?
+			    ab_held : NULL;
 		f->buf = &a->buf;
 		f->id = id;
 		ret = rx_flow_add(&f->rule, &f->o);
@@ -485,17 +538,55 @@ static int ab_zcrx_receive(struct ab *a, struct ab_flow *fl, struct ab_zq *zq,
 	return ret;
 }
 
+/*
+ * Every started flow has come to the gate: what their held tokens cost the
+ * kernel, then open it.
+ */
+static void ab_gate_measure(struct ab_gate *g, unsigned int started,
+			    bool have_slab0, uint64_t slab0, struct ab_result *r)
+{
+	uint64_t objs, size;
+
+	pthread_mutex_lock(&g->lock);
+	while (g->arrived < started)
+		pthread_cond_wait(&g->cond, &g->lock);
+	r->have_slab = have_slab0 &&
+		       !ab_slab_read("radix_tree_node", &objs, &size);
+	if (r->have_slab) {
+		r->slab_objs = (int64_t)objs - (int64_t)slab0;
+		r->slab_obj_size = size;
+	}
+	r->have_held = true;
+	r->held_flows = g->holding;
+	r->held_tokens = g->tokens;
+	r->held_bytes = g->bytes;
+	r->xa_nodes = g->nodes;
+	g->open = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
 static int ab_flows_receive(struct ab *a, struct ab_flow *fl,
 			    struct ab_result *r)
 {
+	struct ab_gate g = { .lock = PTHREAD_MUTEX_INITIALIZER,
+			     .cond = PTHREAD_COND_INITIALIZER };
+	bool gate = fl[0].o.held, have_slab0 = false;
 	unsigned int i, started = 0;
+	uint64_t slab0 = 0, size;
 	int ret = 0;
 
+	if (gate)
+		have_slab0 = !ab_slab_read("radix_tree_node", &slab0, &size);
 	for (i = 0; i < a->o->flows && !ret; i++) {
+		fl[i].gate = gate ? &g : NULL;
+		fl[i].o.held_arg = &fl[i];
 		ret = -pthread_create(&fl[i].th, NULL, ab_flow_thread, &fl[i]);
 		if (!ret)
 			started++;
 	}
+	if (gate)
+		ab_gate_measure(&g, started, have_slab0, slab0, r);
 	for (i = 0; i < started; i++) {
 		pthread_join(fl[i].th, NULL);
 		ab_stats_add(&r->st, &fl[i].st);
@@ -647,7 +738,8 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 				  a->o->napi_cpus.cpu[i % a->o->napi_cpus.n],
 				  !a->nres);
 	if (!ret)
-		ret = ab_flows_open(a, fl, zcrx ? 0 : bind.id, verify);
+		ret = ab_flows_open(a, fl, zcrx ? 0 : bind.id, verify,
+				    !r->round);
 	if (!ret && !a->o->sender) {
 		ret = ab_flows_accept(a, fl);
 		if (!ret)
@@ -673,6 +765,7 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 		else
 			ab_meta(a, &bind, r);
 		r->have_device = s1.have_device;
+		r->xa_node_size = a->xa_node_size;
 		ret = ab_pp_read(zcrx ? 0 : bind.id, r->pp, &r->have_pp);
 	}
 	err = ab_flows_close(fl, a->o->flows, r);
@@ -893,6 +986,17 @@ static int ab_setup(struct ab *a)
 	ret = dx_dmabuf_create(&a->buf, &o->buf);
 	if (ret)
 		return ret;
+	if (o->hold_bytes && o->hold_bytes > a->buf.size / 4 / o->flows) {
+		char h[32], b[32];
+
+		ab_fmt_size(h, sizeof(h), o->hold_bytes);
+		ab_fmt_size(b, sizeof(b), a->buf.size);
+		fprintf(stderr, "devmemx-rx: %u flow%s holding --hold-bytes %s each would hold more than a quarter of the %s dma-buf (a held fragment keeps its whole buffer, which other flows' fragments share), and the queues could run dry: lower --hold-bytes or --flows, or give a larger dma-buf\n",
+			o->flows, o->flows > 1 ? "s" : "", h, b);
+		return -EINVAL;
+	}
+	if (o->hold_bytes)
+		a->xa_node_size = ab_btf_struct_size("xa_node");
 	ret = ab_zcrx_bufs(a);
 	if (ret)
 		return ret;

@@ -17,7 +17,7 @@
 
 #define AB_MAX_SIZES	8
 #define AB_MAX_CFGS	24
-#define AB_MAX_FLOWS	16
+#define AB_MAX_FLOWS	64	/* the sim's ntuple rules, a rule per flow */
 #define AB_MAX_RUNS	1000
 #define AB_VERIFY_BYTES	(64ULL << 20)	/* at most, per verified pass run */
 #define AB_MAX_SECONDS	3600
@@ -58,6 +58,7 @@ struct ab_opts {
 	bool seed_set;
 	bool verify;			/* verify the timed runs too */
 	uint32_t verify_every;		/* one dma-buf fragment in N (0: all) */
+	uint64_t hold_bytes;		/* each flow's token batches, 0: none */
 	uint16_t port;			/* flow i on port + i */
 	struct dx_dmabuf_spec buf;
 	bool zcrx_host;			/* --zcrx-area host: not a dma-buf */
@@ -131,6 +132,18 @@ struct ab_result {
 	bool cpus_given;		/* --cpus: only some */
 	int napi_threaded;		/* the device's NAPI: 1, 0, -1 unknown */
 	double bind_sec;
+	/*
+	 * --hold-bytes, the first run (phase verify): every flow's last batch, held at
+	 * once; the sk_user_frags nodes their token ids need, and how much
+	 * the radix_tree_node slab grew meanwhile.
+	 */
+	bool have_held;
+	unsigned int held_flows;
+	uint64_t held_tokens, held_bytes, xa_nodes;
+	long xa_node_size;		/* BTF; <= 0: unknown */
+	bool have_slab;
+	int64_t slab_objs;
+	uint64_t slab_obj_size;
 	uint64_t dmabuf_bytes;
 	uint64_t niov_count;
 	uint64_t meta_bytes;
@@ -178,6 +191,11 @@ int ab_device_ns(const char *dev, uint64_t *ns, bool *have);
 int ab_tasks_ns(const char *prefixes, uint64_t *ns);
 /* sizeof a struct in the running kernel, from /sys/kernel/btf/vmlinux. */
 long ab_btf_struct_size(const char *name);
+/*
+ * In-use objects and object size of slab cache @name (/proc/slabinfo, root
+ * only): 0 or -errno.
+ */
+int ab_slab_read(const char *name, uint64_t *objs, uint64_t *size);
 /* Run the per-CPU NET_RX that frees deferred skbs (loopback UDP per CPU). */
 void ab_flush_deferred(void);
 

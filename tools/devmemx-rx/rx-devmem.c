@@ -3,7 +3,8 @@
  * The receive side: listen, accept one connection, recvmsg(MSG_SOCK_DEVMEM)
  * until EOF, verify every byte (in the dma-buf or in the linear buffer)
  * against the pattern, and hand the tokens back with SO_DEVMEM_DONTNEED
- * (with --hold, only after holding every one of them for a while).
+ * (with --hold, only after holding every one of them for a while; with
+ * --hold-bytes, in batches of that much payload).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -43,12 +44,17 @@ struct rx_ctx {
 	struct dmabuf_token tok[RX_TOKEN_ENTRIES];
 	unsigned int ntok;		/* entries in tok[] */
 	unsigned int nfrags;		/* tokens they cover */
-	/* --hold: tokens kept until hold_end (CLOCK_MONOTONIC seconds). */
+	/*
+	 * --hold: tokens kept until hold_end (CLOCK_MONOTONIC seconds);
+	 * --hold-bytes: until they cover hold_bytes of payload.
+	 */
 	struct dmabuf_token *held;
 	size_t nheld, held_cap;
 	uint64_t held_frags;
+	uint64_t held_bytes;
 	double hold_end;		/* 0: not started */
 	bool holding;
+	bool last;			/* holding the stream's last batch */
 };
 
 static double now_sec(void)
@@ -87,6 +93,45 @@ static int rx_wait_ms(const struct rx_ctx *c)
 	if (left < 0)
 		left = 0;
 	return ms < 0 || left < ms ? (int)left : ms;
+}
+
+static int rx_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns)
+{
+	uint64_t nodes = 0, distinct;
+	size_t i, n = 0;
+	uint32_t *ids, k;
+	unsigned int shift;
+
+	for (i = 0; i < nruns; i++)
+		n += runs[i].token_count;
+	if (!n)
+		return 0;
+	ids = malloc(n * sizeof(*ids));
+	if (!ids)
+		return 0;
+	n = 0;
+	for (i = 0; i < nruns; i++)
+		for (k = 0; k < runs[i].token_count; k++)
+			ids[n++] = runs[i].token_start + k;
+	qsort(ids, n, sizeof(*ids), rx_cmp_u32);
+	for (shift = 6; ; shift += 6) {
+		distinct = 1;
+		for (i = 1; i < n; i++)
+			distinct += (uint64_t)ids[i] >> shift !=
+				    (uint64_t)ids[i - 1] >> shift;
+		nodes += distinct;
+		if (!((uint64_t)ids[n - 1] >> shift))
+			break;
+	}
+	free(ids);
+	return nodes;
 }
 
 int rx_listen(const struct rx_opts *o)
@@ -183,7 +228,7 @@ static int rx_token_hold(struct rx_ctx *c, uint32_t token)
 {
 	struct dmabuf_token *t;
 
-	if (!c->hold_end)
+	if (!c->hold_end && c->o->hold)
 		c->hold_end = now_sec() + c->o->hold;
 	if (++c->held_frags > c->st->held_max)
 		c->st->held_max = c->held_frags;
@@ -208,7 +253,10 @@ static int rx_token_hold(struct rx_ctx *c, uint32_t token)
 
 static int rx_token_add(struct rx_ctx *c, uint32_t token);
 
-/* --hold is over: give back what was held; from now on tokens go back. */
+/*
+ * Give back what was held: --hold is over (from now on tokens go back), or
+ * a --hold-bytes batch is (the next one starts).
+ */
 static int rx_hold_release(struct rx_ctx *c)
 {
 	size_t i;
@@ -221,7 +269,45 @@ static int rx_hold_release(struct rx_ctx *c)
 			ret = rx_token_add(c, c->held[i].token_start + k);
 	c->nheld = 0;
 	c->held_frags = 0;
-	return ret ?: rx_tokens_flush(c);
+	c->held_bytes = 0;
+	ret = ret ?: rx_tokens_flush(c);
+	c->holding = !c->o->hold && c->o->hold_bytes;
+	return ret;
+}
+
+/*
+ * --hold-bytes, before the fragment at stream offset c->off: with the
+ * length known and a @held callback, the last hold_bytes of the stream are
+ * one batch, started here (what is held before it goes back first).
+ */
+static int rx_batch_last(struct rx_ctx *c)
+{
+	const struct rx_opts *o = c->o;
+
+	if (c->last || !o->held || !o->expect ||
+	    c->off + o->hold_bytes < o->expect)
+		return 0;
+	c->last = true;
+	return rx_hold_release(c);
+}
+
+/* --hold-bytes: give the batch back once it is full (not the last one). */
+static int rx_batch_full(struct rx_ctx *c)
+{
+	if (!c->o->hold_bytes || c->last || c->held_bytes < c->o->hold_bytes)
+		return 0;
+	return rx_hold_release(c);
+}
+
+/* The end of the stream: the last batch is reported held, then goes back. */
+static int rx_batch_end(struct rx_ctx *c)
+{
+	if (!c->o->hold_bytes)
+		return 0;
+	if (c->o->held)
+		c->o->held(c->o->held_arg, c->held, c->nheld, c->held_frags,
+			   c->held_bytes);
+	return rx_hold_release(c);
 }
 
 /* Queue a token, runs of consecutive ones as one entry. */
@@ -273,6 +359,8 @@ static void rx_verify(struct rx_ctx *c, const uint8_t *p, size_t len,
 
 static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
 {
+	int ret;
+
 	if (d->dmabuf_id != c->id) {
 		fprintf(stderr, "devmemx-rx: a frag of binding %u arrived, expected binding %u\n",
 			d->dmabuf_id, c->id);
@@ -300,8 +388,13 @@ static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
 		c->st->off_end = d->frag_offset + d->frag_size;
 	if (d->frag_size > c->st->frag_max)
 		c->st->frag_max = d->frag_size;
+	ret = c->o->hold_bytes ? rx_batch_last(c) : 0;
+	if (ret)
+		return ret;
 	c->frags++;
 	c->off += d->frag_size;
+	if (c->holding)
+		c->held_bytes += d->frag_size;
 	return rx_token_add(c, d->frag_token);
 }
 
@@ -387,6 +480,8 @@ static int rx_one(struct rx_ctx *c, struct msghdr *msg, const uint8_t *iov,
 		ret = ret2;
 	if (!ret)
 		ret = rx_tokens_flush(c);
+	if (!ret)
+		ret = rx_batch_full(c);
 	if (!ret && c->holding && c->hold_end && now_sec() >= c->hold_end)
 		ret = rx_hold_release(c);
 	return ret;
@@ -460,7 +555,9 @@ static int rx_loop(struct rx_ctx *c, uint8_t *iov, void *ctrl, size_t ctrl_len)
 			ret = left > 0 ? rx_wait(-1, 0, left) : 0;
 			return ret ?: rx_hold_release(c);
 		}
-		if (n <= 0)
+		if (n == 0)
+			return rx_batch_end(c);
+		if (n < 0)
 			return n;
 		c->st->recvmsg_calls++;
 		ret = rx_one(c, &msg, iov, n);
@@ -505,7 +602,7 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 {
 	size_t ctrl_len = RX_MAX_CMSGS * CMSG_SPACE(sizeof(struct dmabuf_cmsg));
 	struct rx_ctx c = { .fd = fd, .o = o, .buf = buf, .id = binding_id,
-			    .st = st, .holding = o->hold > 0 };
+			    .st = st, .holding = o->hold > 0 || o->hold_bytes };
 	struct timespec t0, t1;
 	struct rusage r0, r1;
 	uint8_t *iov;
@@ -522,8 +619,8 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	getrusage(RUSAGE_SELF, &r0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = rx_loop(&c, iov, ctrl, ctrl_len);
-	if (ret == -ETIME)
-		ret = 0;	/* the deadline: as the end of the stream */
+	if (ret == -ETIME)	/* the deadline: as the end of the stream */
+		ret = c.o->hold_bytes ? rx_batch_end(&c) : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	getrusage(RUSAGE_SELF, &r1);
 	st->cpu_sec = tv_sec(&r1.ru_utime) - tv_sec(&r0.ru_utime) +

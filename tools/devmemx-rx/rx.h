@@ -12,6 +12,8 @@
 #include "dmabuf.h"
 #include "nl.h"
 
+struct dmabuf_token;
+
 struct rx_opts {
 	const char *dev;
 	unsigned int ifindex;
@@ -33,6 +35,17 @@ struct rx_opts {
 	 */
 	uint32_t verify_every;
 	int hold;		/* seconds to keep every token before returning it */
+	/*
+	 * Keep tokens until they cover this many payload bytes, then give
+	 * the batch back at once (0: after every recvmsg). With @expect known
+	 * the last batch is the last @hold_bytes of the stream, and @held
+	 * (when set) is called with it still held at the end of the stream:
+	 * the tokens go back once it returns.
+	 */
+	uint64_t hold_bytes;
+	void (*held)(void *arg, const struct dmabuf_token *runs, size_t nruns,
+		     uint64_t tokens, uint64_t bytes);
+	void *held_arg;
 	/*
 	 * CLOCK_MONOTONIC seconds at which to stop reading (ab --seconds), 0:
 	 * read to the end; with it @expect is 0 and any length is right.
@@ -121,6 +134,13 @@ struct rx_stats {
 	double cpu_sec;
 	double wall_sec;
 };
+
+/*
+ * The xarray nodes a socket's sk_user_frags needs for the token ids of
+ * @runs (7.2, 7.3: 64 slots a node; ids from 1): a node per distinct id >> 6,
+ * per distinct id >> 12 above them, and so on up to the top node.
+ */
+uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns);
 
 int rx_listen(const struct rx_opts *o);
 int rx_accept(int lfd, const struct rx_opts *o);

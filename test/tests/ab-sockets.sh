@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0
+# make ab's many-sockets set, small: devmemx-rx ab --hold-bytes over 16
+# flows, what the kernel keeps for the tokens they hold, checked against
+# the kernel's own count of xarray nodes (radix_tree_node objects: with a
+# debug flag on that cache SLUB counts them one by one, no per-CPU sheaves
+# or slabs in between), and what --hold-bytes refuses.
+# dx-boot: slub_debug=F,radix_tree_node
+. /dx/tlib.sh
+. /dx/ab-lib.sh
+
+dx_sim_devmem 9000
+trap dx_sim_teardown EXIT
+out=/tmp/ab-sockets
+rm -rf $out
+mkdir -p $out
+# 16 flows returning tokens in batches of 512K, each holding its last 512K
+# until all do (each configuration's first run). What they held: every
+# flow a batch, between 448K (its first fragment may start up to 64K
+# before the stream's last 512K) and 512K each; at least a token per 4K at
+# 4K niovs (a fragment never spans two); fewer tokens at 64K. The
+# sk_user_frags nodes ab computes from those ids: at least one per 64
+# tokens, at most three more per flow (compact ids from 1: the leaves, a
+# top node), and what the kernel counted: radix_tree_node's growth over
+# the run, within 6 or a quarter (nodes of other xarrays come and go, and
+# a node freed in an earlier run may still wait for RCU when the run
+# starts).
+ab_run sockets-16 $out --configs netdev-4K,devmemx-4K,devmemx-64K --queues 2,3 \
+	--flows 16 --hold-bytes 512K --bytes 32M --runs 1 --verify \
+	>$out/sockets.out 2>$out/sockets.err || fail "ab sockets: $(tail -n 5 $out/sockets.err)"
+csv=$out/sockets-16.csv
+col() { head -n1 $csv | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+held=$(awk -F, -v c="$(col config)" -v p="$(col phase)" -v f="$(col held_flows)" \
+	-v t="$(col held_tokens)" -v b="$(col held_bytes)" -v x="$(col xa_nodes)" \
+	-v z="$(col xa_node_size)" -v s="$(col slab_objs)" -v o="$(col slab_obj_size)" \
+	'NR > 1 && $p == "verify" { print $c, $f, $t, $b, $x, $z, $s, $o }' $csv)
+[ "$(wc -l <<<"$held")" = 3 ] || fail "sockets: first runs: $held"
+while read -r cfg flows tokens bytes nodes nsize sobjs osize; do
+	[ "$flows" = 16 ] || fail "sockets $cfg: $flows flows held a batch, not 16"
+	[ "$bytes" -gt $((16 * 448 * 1024)) ] && [ "$bytes" -le $((16 * 512 * 1024)) ] ||
+		fail "sockets $cfg: held $bytes bytes, not 16 x (448K, 512K]"
+	[ "$nodes" -ge $(((tokens + 63) / 64)) ] && [ "$nodes" -le $((tokens / 64 + 3 * 16)) ] ||
+		fail "sockets $cfg: $nodes xarray nodes for $tokens tokens over 16 sockets"
+	[ "$nsize" -gt 0 ] && [ -n "$sobjs" ] && [ "$osize" -gt 0 ] ||
+		fail "sockets $cfg: no node size ($nsize) or slab figures ($sobjs x $osize)"
+	tol=$((nodes / 4 > 6 ? nodes / 4 : 6))
+	[ $((sobjs - nodes)) -le $tol ] && [ $((nodes - sobjs)) -le $tol ] ||
+		fail "sockets $cfg: ab computed $nodes xarray nodes, the kernel counted $sobjs"
+	case $cfg in
+	*-4K) [ "$tokens" -ge $((bytes / 4096)) ] || fail "sockets $cfg: $tokens tokens for $bytes bytes" ;;
+	esac
+	case $cfg in
+	devmemx-64K) t64=$tokens ;;
+	devmemx-4K) t4=$tokens ;;
+	esac
+	echo "# $cfg: 16 sockets held $bytes bytes in $tokens tokens; xarray nodes: $nodes of $nsize B computed, $sobjs counted"
+done <<<"$held"
+[ "$t64" -lt "$t4" ] || fail "sockets: as many tokens at 64K ($t64) as at 4K ($t4)"
+awk -F, -v p="$(col phase)" -v f="$(col held_flows)" 'NR > 1 && $p == "timed" && $f != "" { exit 1 }' $csv ||
+	fail "sockets: a timed run reports held tokens"
+for c in netdev-4K devmemx-4K devmemx-64K; do
+	grep -q "^| $c | 16 | " $out/sockets-16.md || fail "sockets: no token memory row for $c: $(cat $out/sockets-16.md)"
+done
+# What --hold-bytes cannot do, said.
+expect_err 2 "devmemx-rx: --hold-bytes batches devmem's tokens; zcrx hands buffers back through its refill ring: leave zcrx out of --providers and --configs" \
+	ip netns exec rx devmemx-rx ab --dev dxsim1 --queues 2 --configs zcrx-4K --hold-bytes 1M
+expect_err 1 "devmemx-rx: 16 flows holding --hold-bytes 2M each would hold more than a quarter of the 64M dma-buf (a held fragment keeps its whole buffer, which other flows' fragments share), and the queues could run dry: lower --hold-bytes or --flows, or give a larger dma-buf" \
+	ip netns exec rx devmemx-rx ab --dev dxsim1 --queues 2 --configs netdev-4K --flows 16 --hold-bytes 2M
+
+# Every binding went away.
+dx_wait_idle
+wait_until 10 bash -c '! ip netns exec rx devmemx-rx pools -j | grep -q "dmabuf"' ||
+	fail "page pools with a binding left: $(pools rx)"
