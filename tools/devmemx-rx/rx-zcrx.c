@@ -24,7 +24,7 @@
 
 #define ZC_SQ_ENTRIES	64
 #define ZC_CQ_ENTRIES	4096
-#define ZC_RQ_ENTRIES	4096
+#define ZC_RQ_MAX	32768		/* the kernel's most (IO_RQ_MAX_ENTRIES) */
 #define ZC_CQE_SIZE	32		/* IORING_SETUP_CQE32 */
 
 static int zc_setup(unsigned int entries, struct io_uring_params *p)
@@ -143,7 +143,9 @@ int rx_zcrx_open(struct rx_zcrx *z, const char *dev, unsigned int ifindex,
 	struct io_uring_zcrx_area_reg area = { 0 };
 	struct zcrx_event_desc ev = { 0 };
 	struct io_uring_zcrx_ifq_reg reg = { 0 };
+	unsigned int rq_entries;
 	size_t stats_off;
+	uint64_t abytes;
 	int ret;
 
 	*z = (struct rx_zcrx)RX_ZCRX_INIT;
@@ -162,8 +164,16 @@ int rx_zcrx_open(struct rx_zcrx *z, const char *dev, unsigned int ifindex,
 		return ret;
 	}
 
-	/* The refill ring, and zcrx's copy counters after it. */
-	z->rq_len = (page + ZC_RQ_ENTRIES * sizeof(struct io_uring_zcrx_rqe) +
+	/*
+	 * The refill ring, and zcrx's copy counters after it. Room for every
+	 * buffer of the area, up to the kernel's most: the kernel takes
+	 * entries only as its pool runs dry.
+	 */
+	abytes = dmabuf ? dmabuf->size : host_bytes;
+	for (rq_entries = 64; rq_entries < ZC_RQ_MAX &&
+	     rq_entries < abytes / (buf_len ?: (uint64_t)page); rq_entries *= 2)
+		;
+	z->rq_len = (page + rq_entries * sizeof(struct io_uring_zcrx_rqe) +
 		     sizeof(struct zcrx_stats) + page - 1) & ~(page - 1);
 	z->rq = mmap(NULL, z->rq_len, PROT_READ | PROT_WRITE,
 		     MAP_ANONYMOUS | MAP_PRIVATE | MAP_POPULATE, -1, 0);
@@ -211,7 +221,7 @@ int rx_zcrx_open(struct rx_zcrx *z, const char *dev, unsigned int ifindex,
 	}
 	reg.if_idx = ifindex;
 	reg.if_rxq = queue;
-	reg.rq_entries = ZC_RQ_ENTRIES;
+	reg.rq_entries = rq_entries;
 	reg.area_ptr = (uintptr_t)&area;
 	reg.region_ptr = (uintptr_t)&rd;
 	reg.rx_buf_len = buf_len == page ? 0 : buf_len;
@@ -249,6 +259,7 @@ void rx_zcrx_close(struct rx_zcrx *z)
 		munmap(z->rq, z->rq_len);
 	if (z->area)
 		munmap(z->area, z->area_len);
+	free(z->pend);
 	*z = (struct rx_zcrx)RX_ZCRX_INIT;
 }
 
@@ -274,23 +285,55 @@ static int zc_arm(struct rx_zcrx *z, const struct rx_zcrx_sock *s,
 	return 0;
 }
 
-/* Hand the buffer of a completion back, once the refill ring has room. */
-static void zc_refill(struct rx_zcrx *z, uint64_t off, uint32_t len)
+static bool zc_rq_full(const struct rx_zcrx *z)
 {
-	struct io_uring_zcrx_rqe *rqe;
+	return z->rq_tail - atomic_load_explicit((_Atomic unsigned int *)z->rq_khead,
+						 memory_order_acquire) > z->rq_mask;
+}
 
-	while (z->rq_tail - atomic_load_explicit((_Atomic unsigned int *)z->rq_khead,
-						 memory_order_acquire) > z->rq_mask) {
-		/* Full: the kernel takes entries as its pool needs buffers. */
-		atomic_store_explicit((_Atomic unsigned int *)z->rq_ktail,
-				      z->rq_tail, memory_order_release);
-		usleep(50);
-	}
-	rqe = &z->rqes[z->rq_tail & z->rq_mask];
-	rqe->off = off | z->token;
-	rqe->len = len;
-	rqe->__pad = 0;
+/* Into the refill ring (published with the batch's tail). */
+static void zc_rq_put(struct rx_zcrx *z, const struct io_uring_zcrx_rqe *e)
+{
+	z->rqes[z->rq_tail & z->rq_mask] = *e;
 	z->rq_tail++;
+}
+
+/* Refills that waited for room, in order, as far as there is room now. */
+static void zc_rq_flush(struct rx_zcrx *z)
+{
+	size_t i = 0;
+
+	while (i < z->npend && !zc_rq_full(z))
+		zc_rq_put(z, &z->pend[i++]);
+	memmove(z->pend, z->pend + i, (z->npend - i) * sizeof(*z->pend));
+	z->npend -= i;
+}
+
+/*
+ * Hand the buffer of a completion back. Never wait for room: the kernel
+ * takes entries only when its pool needs buffers, which needs data, which
+ * needs this thread back in io_uring_enter (DEFER_TASKRUN).
+ */
+static int zc_refill(struct rx_zcrx *z, uint64_t off, uint32_t len)
+{
+	struct io_uring_zcrx_rqe e = { .off = off | z->token, .len = len };
+	struct io_uring_zcrx_rqe *p;
+
+	if (!z->npend && !zc_rq_full(z)) {
+		zc_rq_put(z, &e);
+		return 0;
+	}
+	if (z->npend == z->pend_cap) {
+		size_t cap = z->pend_cap ? 2 * z->pend_cap : 4096;
+
+		p = realloc(z->pend, cap * sizeof(*p));
+		if (!p)
+			return dx_nomem();
+		z->pend = p;
+		z->pend_cap = cap;
+	}
+	z->pend[z->npend++] = e;
+	return 0;
 }
 
 struct zc_state {
@@ -350,8 +393,7 @@ static int zc_data(struct zc_state *c, unsigned int i, uint64_t zoff,
 	st->bytes += len;
 	st->tokens++;
 	c->off[i] += len;
-	zc_refill(z, aoff, len);
-	return 0;
+	return zc_refill(z, aoff, len);
 }
 
 static int zc_cqe(struct zc_state *c, const struct io_uring_cqe *cqe)
@@ -445,6 +487,7 @@ static int zc_loop(struct zc_state *c)
 		atomic_store_explicit((_Atomic unsigned int *)z->cq_head, head,
 				      memory_order_release);
 		/* The buffers go back once per batch of completions. */
+		zc_rq_flush(z);
 		atomic_store_explicit((_Atomic unsigned int *)z->rq_ktail,
 				      z->rq_tail, memory_order_release);
 		if (c->synced) {

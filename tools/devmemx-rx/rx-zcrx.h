@@ -30,6 +30,13 @@ struct rx_zcrx {
 	unsigned int *rq_khead, *rq_ktail;
 	struct io_uring_zcrx_rqe *rqes;
 	unsigned int rq_mask, rq_tail;
+	/*
+	 * Refills the ring had no room for (an area of more buffers than the
+	 * ring's 32768 entries): they wait here, not the reaping thread,
+	 * whose io_uring_enter runs the task work that moves the data.
+	 */
+	struct io_uring_zcrx_rqe *pend;
+	size_t npend, pend_cap;
 	const volatile struct zcrx_stats *zstats; /* copy fallbacks */
 	uint32_t id;			/* zcrx_id, for RECV_ZC */
 	uint64_t token;			/* the area's token, for refills */
