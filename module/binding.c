@@ -62,31 +62,46 @@ bool notrace devmemx_binding_is_ours(const void *mp_priv)
 	return id >= DEVMEMX_ID_MIN && xa_load(&devmemx_ids, id) == b;
 }
 
-struct net_iov *devmemx_niov_alloc(struct devmemx_binding *b)
+/*
+ * The gen_pool allocates niov indices, not DMA addresses: niov i is at
+ * DEVMEMX_POOL_ADDR(b, i) (0 is gen_pool's failure), in chunks of
+ * DEVMEMX_CHUNK_NIOVS. In-tree devmem adds a chunk per DMA-contiguous run
+ * of the dma-buf, each a vzalloc'd page at least (128 of them for 256M of
+ * scattered huge pages), and every alloc and free walks them; here a
+ * chunk's bitmap fills a page.
+ */
+#define DEVMEMX_CHUNK_NIOVS	(8 * (PAGE_SIZE - 128))
+#define DEVMEMX_POOL_ADDR(b, i)	(((unsigned long)(i) + 1) << (b)->niov_shift)
+#define DEVMEMX_POOL_INDEX(b, a) (((a) >> (b)->niov_shift) - 1)
+
+/* Up to @want niovs into @out: how many. */
+unsigned int devmemx_niovs_alloc(struct devmemx_binding *b, netmem_ref *out,
+				 unsigned int want)
 {
-	struct devmemx_region *r;
 	unsigned long addr;
+	unsigned int n;
 	int used, high;
 
-	addr = gen_pool_alloc_owner(b->pool, 1UL << b->niov_shift, (void **)&r);
-	if (!addr) {
-		atomic64_inc(&b->alloc_failures);
-		return NULL;
+	for (n = 0; n < want; n++) {
+		addr = gen_pool_alloc(b->pool, 1UL << b->niov_shift);
+		if (!addr)
+			break;
+		out[n] = net_iov_to_netmem(&b->niovs[DEVMEMX_POOL_INDEX(b, addr)]);
 	}
-	used = atomic_inc_return(&b->in_use);
+	if (!n) {
+		atomic64_inc(&b->alloc_failures);
+		return 0;
+	}
+	used = atomic_add_return(n, &b->in_use);
 	high = atomic_read(&b->high_water);
 	while (used > high && !atomic_try_cmpxchg(&b->high_water, &high, used))
 		;
-	return &b->niovs[r->first + ((addr - r->dma) >> b->niov_shift)];
+	return n;
 }
 
 void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov)
 {
-	struct devmemx_owner *o = container_of(niov->owner, struct devmemx_owner,
-					       area);
-
-	gen_pool_free(b->pool,
-		      o->dma + ((dma_addr_t)(niov - o->area.niovs) << b->niov_shift),
+	gen_pool_free(b->pool, DEVMEMX_POOL_ADDR(b, niov - b->niovs),
 		      1UL << b->niov_shift);
 	atomic_dec(&b->in_use);
 }
@@ -155,25 +170,23 @@ static void devmemx_carve_count(const struct devmemx_run *runs,
 				unsigned int nr, unsigned int shift,
 				struct devmemx_carve *c)
 {
-	u64 n = 0, chunks = 0, nowners, skip;
+	u64 n = 0, chunks = 0, nowners, skip, done, count;
 	unsigned int r;
 
-	for (r = 0; r < nr; r++) {
-		u32 count = devmemx_run_niovs(&runs[r], shift, &skip);
-
-		n += count;
-		/* A gen_pool chunk per used run, vzalloc'd: whole pages. */
-		if (count)
-			chunks += PAGE_ALIGN(sizeof(struct gen_pool_chunk) +
-					     BITS_TO_LONGS(count) * sizeof(long));
+	for (r = 0; r < nr; r++)
+		n += devmemx_run_niovs(&runs[r], shift, &skip);
+	/* gen_pool's chunks, vzalloc'd: whole pages. */
+	for (done = 0; done < n; done += count) {
+		count = min_t(u64, n - done, DEVMEMX_CHUNK_NIOVS);
+		chunks += PAGE_ALIGN(sizeof(struct gen_pool_chunk) +
+				     BITS_TO_LONGS(count) * sizeof(long));
 	}
 	nowners = devmemx_owner_per_niov(shift) ? n : nr;
 	c->niovs = n;
 	c->carved = n << shift;
 	/* The arrays, the chunks and the binding. */
 	c->metadata = n * sizeof(struct net_iov) +
-		      nowners * sizeof(struct devmemx_owner) +
-		      (u64)nr * sizeof(struct devmemx_region) + chunks +
+		      nowners * sizeof(struct devmemx_owner) + chunks +
 		      sizeof(struct devmemx_binding);
 	/*
 	 * The user sizes these: a GPU's memory at 4K is millions of niovs.
@@ -204,17 +217,14 @@ static void devmemx_owner_init(struct devmemx_owner *o,
  * Give every niov of run @r (index @first of its first niov; aligned and
  * cut to whole niovs) its owner area, DMA address and offset.
  */
-static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
-			    unsigned int r, u32 first)
+static void devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
+			     unsigned int r, u32 first)
 {
-	struct devmemx_region *reg = &b->regions[r];
 	u64 size = 1ULL << b->niov_shift;
 	u32 i, n = run->len >> b->niov_shift;
 	bool per_niov = devmemx_owner_per_niov(b->niov_shift);
 	struct devmemx_owner *o = NULL;
 
-	reg->dma = run->dma;
-	reg->first = first;
 	if (!per_niov) {
 		o = &b->owners[r];
 		devmemx_owner_init(o, b, &b->niovs[first], n, run->virt, run->dma);
@@ -231,8 +241,6 @@ static int devmemx_fill_run(struct devmemx_binding *b, struct devmemx_run *run,
 		niov->owner = &o->area;
 		niov->desc.dma_addr = run->dma + i * size;
 	}
-	return gen_pool_add_owner(b->pool, run->dma, run->dma, run->len,
-				  NUMA_NO_NODE, reg);
 }
 
 /*
@@ -245,7 +253,7 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 	struct devmemx_run *runs;
 	struct devmemx_carve c;
 	u64 skip;
-	u32 n;
+	u32 n, count;
 	int err = 0;
 
 	runs = devmemx_runs(b->sgt, &nr);
@@ -264,10 +272,9 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 		b->niovs = kvcalloc(c.niovs, sizeof(*b->niovs), DEVMEMX_GFP_BIG);
 		b->owners = kvcalloc(nowners, sizeof(*b->owners),
 				     DEVMEMX_GFP_BIG);
-		b->regions = kvcalloc(nr, sizeof(*b->regions), DEVMEMX_GFP_BIG);
 		b->pool = gen_pool_create(b->niov_shift, NUMA_NO_NODE);
 	}
-	if (!b->niovs || !b->owners || !b->regions || !b->pool) {
+	if (!b->niovs || !b->owners || !b->pool) {
 		/* At most 79 characters: extack's formatted messages stop at 80. */
 		NL_SET_ERR_MSG_FMT(extack,
 				   "no memory for %llu MiB of metadata (%llu niovs): use a larger niov size",
@@ -279,7 +286,7 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 	b->carved = c.carved;
 	b->wasted = b->dmabuf->size - c.carved;
 	b->metadata = c.metadata;
-	for (r = 0, n = 0; r < nr && !err; r++) {
+	for (r = 0, n = 0; r < nr; r++) {
 		u32 count = devmemx_run_niovs(&runs[r], b->niov_shift, &skip);
 
 		if (!count)
@@ -287,8 +294,13 @@ static int devmemx_carve(struct devmemx_binding *b, struct netlink_ext_ack *exta
 		runs[r].dma += skip;
 		runs[r].virt += skip;
 		runs[r].len = (u64)count << b->niov_shift;
-		err = devmemx_fill_run(b, &runs[r], used++, n);
+		devmemx_fill_run(b, &runs[r], used++, n);
 		n += count;
+	}
+	for (n = 0; n < b->niov_count && !err; n += count) {
+		count = min_t(u32, b->niov_count - n, DEVMEMX_CHUNK_NIOVS);
+		err = gen_pool_add(b->pool, DEVMEMX_POOL_ADDR(b, n),
+				   (size_t)count << b->niov_shift, NUMA_NO_NODE);
 	}
 out:
 	kvfree(runs);
@@ -361,7 +373,6 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 {
 	if (b->pool)
 		gen_pool_destroy(b->pool);
-	kvfree(b->regions);
 	kvfree(b->owners);
 	kvfree(b->niovs);
 	if (b->attach) {

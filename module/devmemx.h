@@ -33,12 +33,6 @@ static_assert(offsetof(struct devmemx_owner, binding) ==
 	      DEVMEMX_BTF_OWNER_BINDING,
 	      "this kernel's devmem finds a niov's binding elsewhere: update struct devmemx_owner");
 
-/* A run of DMA-contiguous, niov-aligned memory in the gen_pool. */
-struct devmemx_region {
-	dma_addr_t dma;
-	u32 first;		/* index of its first niov */
-};
-
 struct devmemx_binding {
 	/*
 	 * The in-tree binding's layout where the stack reads it: the
@@ -107,8 +101,7 @@ struct devmemx_binding {
 	bool live;
 	struct delayed_work revoke_work;
 	atomic_t stuck_queues;		/* restarts failed, retried (queue.c) */
-	struct gen_pool *pool;
-	struct devmemx_region *regions;
+	struct gen_pool *pool;		/* of niov indices (binding.c) */
 	struct net_iov *niovs;
 	struct devmemx_owner *owners;
 	u32 niov_count;
@@ -179,7 +172,8 @@ unsigned int devmemx_bindings_end(bool (*match)(struct devmemx_binding *b,
 bool devmemx_dma_bounces(struct device *dma_dev);
 void devmemx_binding_finish_unbind(struct devmemx_binding *b);
 void devmemx_binding_abort(struct devmemx_binding *b);
-struct net_iov *devmemx_niov_alloc(struct devmemx_binding *b);
+unsigned int devmemx_niovs_alloc(struct devmemx_binding *b, netmem_ref *out,
+				 unsigned int want);
 void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov);
 int devmemx_binding_init(void);
 void devmemx_binding_exit(void);

@@ -58,22 +58,37 @@ int devmemx_mp_init(struct page_pool *pool)
 	return 0;
 }
 
+/*
+ * The page pool calls this, through the redirect, only when its cache and
+ * ring are empty, for one niov. Fill the cache as the pool's own refill
+ * from its ring does (and io_uring zcrx's provider): one call a batch. A
+ * batch is at most a 64th of the binding, so that on a small binding one
+ * queue's cache does not strand niovs another queue needs.
+ */
 netmem_ref devmemx_mp_alloc_netmems(struct page_pool *pool, gfp_t gfp)
 {
 	struct devmemx_binding *b = pool->mp_priv;
+	netmem_ref *cache = pool->alloc.cache;
 	struct net_iov *niov;
-	netmem_ref netmem;
+	unsigned int i, n;
 
-	niov = devmemx_niov_alloc(b);
-	if (!niov)
+	/* The pool asks only with its cache empty. */
+	if (WARN_ON_ONCE(pool->alloc.count))
 		return 0;
-	netmem = net_iov_to_netmem(niov);
-	/* What page_pool_set_pp_info() does (it is not exported). */
-	niov->desc.pp = pool;
-	niov->desc.pp_magic |= PP_SIGNATURE;
-	page_pool_fragment_netmem(netmem, 1);
-	pool->pages_state_hold_cnt++;
-	return netmem;
+	n = devmemx_niovs_alloc(b, cache, clamp_t(u32, b->niov_count >> 6, 1,
+						  PP_ALLOC_CACHE_REFILL));
+	for (i = 0; i < n; i++) {
+		niov = netmem_to_net_iov(cache[i]);
+		/* What page_pool_set_pp_info() does (it is not exported). */
+		niov->desc.pp = pool;
+		niov->desc.pp_magic |= PP_SIGNATURE;
+		page_pool_fragment_netmem(cache[i], 1);
+		pool->pages_state_hold_cnt++;
+	}
+	if (!n)
+		return 0;
+	pool->alloc.count = n - 1;
+	return cache[n - 1];
 }
 
 bool devmemx_mp_release_netmem(struct page_pool *pool, netmem_ref netmem)

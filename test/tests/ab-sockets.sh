@@ -3,7 +3,8 @@
 # flows, what the kernel keeps for the tokens they hold, checked against
 # the kernel's own count of xarray nodes (radix_tree_node objects: with a
 # debug flag on that cache SLUB counts them one by one, no per-CPU sheaves
-# or slabs in between), and what --hold-bytes refuses.
+# or slabs in between), devmemx's batched allocations, and what
+# --hold-bytes refuses.
 # dx-boot: slub_debug=F,radix_tree_node
 . /dx/tlib.sh
 . /dx/ab-lib.sh
@@ -55,6 +56,17 @@ while read -r cfg flows tokens bytes nodes nsize sobjs osize; do
 	echo "# $cfg: 16 sockets held $bytes bytes in $tokens tokens; xarray nodes: $nodes of $nsize B computed, $sobjs counted"
 done <<<"$held"
 [ "$t64" -lt "$t4" ] || fail "sockets: as many tokens at 64K ($t64) as at 4K ($t4)"
+# Held tokens keep niovs out, and the pools run dry: the page pool then
+# calls its provider, in-tree's for one niov a call, devmemx's to fill the
+# pool's cache with up to 64 (provider.c).
+dry() {
+	awk -F, -v c="$(col config)" -v e="$(col pp_alloc_empty)" -v want=$1 \
+		'NR > 1 && $c == want { s += $e } END { print s + 0 }' $csv
+}
+e_in=$(dry netdev-4K) e_dx=$(dry devmemx-4K)
+echo "# pools that ran dry (a provider call each): in-tree 4K $e_in, devmemx 4K $e_dx"
+[ "$e_in" -ge 256 ] || fail "sockets: in-tree's pools ran dry only $e_in times: nothing to compare"
+[ $((e_dx * 8)) -lt "$e_in" ] || fail "sockets: devmemx's pools ran dry $e_dx times, in-tree's $e_in: no batches"
 awk -F, -v p="$(col phase)" -v f="$(col held_flows)" 'NR > 1 && $p == "timed" && $f != "" { exit 1 }' $csv ||
 	fail "sockets: a timed run reports held tokens"
 for c in netdev-4K devmemx-4K devmemx-64K; do
