@@ -106,12 +106,16 @@ void rx_unwatch_link(void)
 	rx_link_fd = -1;
 }
 
-static int64_t rx_now_ms(void)
+/*
+ * In ns: a clock cut to milliseconds could end a wait up to a millisecond
+ * early, before a deadline its caller computed to the nanosecond.
+ */
+static int64_t rx_now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
 /*
@@ -124,17 +128,17 @@ int rx_wait(int fd, short events, int timeout_ms)
 		{ .fd = fd, .events = events },
 		{ .fd = rx_link_fd, .events = POLLIN },
 	};
-	int64_t end = rx_now_ms() + timeout_ms;
+	int64_t end = rx_now_ns() + timeout_ms * 1000000LL;
 	struct timespec ts;
 	int ret;
 
 	for (;;) {
-		int64_t left = timeout_ms < 0 ? 0 : end - rx_now_ms();
+		int64_t left = timeout_ms < 0 ? 0 : end - rx_now_ns();
 
 		if (left < 0)
 			left = 0;
-		ts.tv_sec = left / 1000;
-		ts.tv_nsec = left % 1000 * 1000000L;
+		ts.tv_sec = left / 1000000000;
+		ts.tv_nsec = left % 1000000000;
 		ret = ppoll(p, 2, timeout_ms < 0 ? NULL : &ts, &rx_waitmask);
 		if (rx_stop_sig)
 			return -EINTR;
