@@ -42,8 +42,6 @@ wait $nc_pid || true
 sent=$(jget bytes_sent $out/send.json)
 [ "${sent:-0}" -gt 1048576 ] || fail "send --until-closed sent ${sent:-nothing}: $(cat $out/send.json)"
 
-# col NAME CSV: the column number of NAME.
-col() { head -n1 "$2" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 # rows CSV AWK-CONDITION: the rows (after the header) for which it holds,
 # with c[NAME] the value of column NAME.
 rows() {

@@ -30,14 +30,14 @@ for set in main flows4; do
 	awk -F, 'NR == 1 { n = NF; next } NF != n { exit 1 }' $csv ||
 		fail "$set: ragged CSV"
 	expect_eq "$(($(wc -l <$csv) - 1))" $((ncfg * 2)) "$set: CSV rows"
-	col() { head -n1 $csv | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-	bad=$(awk -F, -v b="$(col bytes)" -v m="$(col mismatches)" -v v="$(col verified)" \
+	bad=$(awk -F, -v b="$(csv_col bytes $csv)" -v m="$(csv_col mismatches $csv)" \
+		-v v="$(csv_col verified $csv)" \
 		'NR > 1 && ($b != 4194304 || $m != 0 || $v != 1)' $csv)
 	[ -z "$bad" ] || fail "$set: runs that did not move 4M of verified data: $bad"
 	# The sender's side ran in dxsim0's NAPI threads (--sender-tasks),
 	# and its time, like the device's, is known for every run (the VM's
 	# clock is finer than the tick: test vm-clock).
-	bad=$(awk -F, -v t="$(col tx_tasks_ns)" -v d="$(col device_ns)" \
+	bad=$(awk -F, -v t="$(csv_col tx_tasks_ns $csv)" -v d="$(csv_col device_ns $csv)" \
 		'NR > 1 && !($t > 0 && $d > 0)' $csv)
 	[ -z "$bad" ] || fail "$set: runs without the sender tasks' or the device's time: $bad"
 	for c in $(ab_configs | tr ',' ' '); do
@@ -46,7 +46,7 @@ for set in main flows4; do
 		done
 	done
 	# devmemx reports its metadata; in-tree's comes from BTF.
-	meta=$(col meta_source) prov=$(col provider)
+	meta=$(csv_col meta_source $csv) prov=$(csv_col provider $csv)
 	awk -F, -v m=$meta -v p=$prov 'NR > 1 && ($p == "devmemx") != ($m == "devmemx") { exit 1 }
 		NR > 1 && $p != "devmemx" && $m != "btf" { exit 1 }' $csv ||
 		fail "$set: metadata sources: $(cut -d, -f$prov,$meta $csv | tr '\n' ' ')"
@@ -65,8 +65,9 @@ for set in main flows4; do
 	done
 	# zcrx placed every byte itself: no copy fallback (cmsgs_linear
 	# counts zcrx's copies), and its buffers were the size asked for.
-	bad=$(awk -F, -v p=$prov -v l="$(col cmsgs_linear)" -v f="$(col frag_max)" \
-		-v s="$(col niov_size)" -v c="$(col cmsgs_dmabuf)" \
+	bad=$(awk -F, -v p=$prov -v l="$(csv_col cmsgs_linear $csv)" \
+		-v f="$(csv_col frag_max $csv)" -v s="$(csv_col niov_size $csv)" \
+		-v c="$(csv_col cmsgs_dmabuf $csv)" \
 		'NR > 1 && $p == "zcrx" && ($l != 0 || $f > $s || $c < 4194304 / $s)' $csv)
 	[ -z "$bad" ] || fail "$set: zcrx runs with copies, or frags larger than the buffer size: $bad"
 	# One timed run a configuration: every ratio has no interval, and its

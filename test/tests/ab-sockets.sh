@@ -29,11 +29,12 @@ ab_run sockets-16 $out --configs netdev-4K,devmemx-4K,devmemx-64K --queues 2,3 \
 	--flows 16 --hold-bytes 512K --bytes 32M --runs 1 --verify \
 	>$out/sockets.out 2>$out/sockets.err || fail "ab sockets: $(tail -n 5 $out/sockets.err)"
 csv=$out/sockets-16.csv
-col() { head -n1 $csv | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-held=$(awk -F, -v c="$(col config)" -v p="$(col phase)" -v f="$(col held_flows)" \
-	-v t="$(col held_tokens)" -v b="$(col held_bytes)" -v x="$(col xa_nodes)" \
-	-v z="$(col xa_node_size)" -v s="$(col slab_objs)" -v o="$(col slab_obj_size)" \
-	'NR > 1 && $p == "verify" { print $c, $f, $t, $b, $x, $z, $s, $o }' $csv)
+# by column name: h[NAME] is its number
+byname='NR == 1 { for (i = 1; i <= NF; i++) h[$i] = i; next }'
+held=$(awk -F, "$byname"'
+	$h["phase"] == "verify" { print $h["config"], $h["held_flows"], $h["held_tokens"],
+		$h["held_bytes"], $h["xa_nodes"], $h["xa_node_size"], $h["slab_objs"],
+		$h["slab_obj_size"] }' $csv)
 [ "$(wc -l <<<"$held")" = 3 ] || fail "sockets: first runs: $held"
 while read -r cfg flows tokens bytes nodes nsize sobjs osize; do
 	[ "$flows" = 16 ] || fail "sockets $cfg: $flows flows held a batch, not 16"
@@ -60,14 +61,14 @@ done <<<"$held"
 # calls its provider, in-tree's for one niov a call, devmemx's to fill the
 # pool's cache with up to 64 (provider.c).
 dry() {
-	awk -F, -v c="$(col config)" -v e="$(col pp_alloc_empty)" -v want=$1 \
-		'NR > 1 && $c == want { s += $e } END { print s + 0 }' $csv
+	awk -F, -v want=$1 "$byname"'
+		$h["config"] == want { s += $h["pp_alloc_empty"] } END { print s + 0 }' $csv
 }
 e_in=$(dry netdev-4K) e_dx=$(dry devmemx-4K)
 echo "# pools that ran dry (a provider call each): in-tree 4K $e_in, devmemx 4K $e_dx"
 [ "$e_in" -ge 256 ] || fail "sockets: in-tree's pools ran dry only $e_in times: nothing to compare"
 [ $((e_dx * 8)) -lt "$e_in" ] || fail "sockets: devmemx's pools ran dry $e_dx times, in-tree's $e_in: no batches"
-awk -F, -v p="$(col phase)" -v f="$(col held_flows)" 'NR > 1 && $p == "timed" && $f != "" { exit 1 }' $csv ||
+awk -F, "$byname"'$h["phase"] == "timed" && $h["held_flows"] != "" { exit 1 }' $csv ||
 	fail "sockets: a timed run reports held tokens"
 for c in netdev-4K devmemx-4K devmemx-64K; do
 	grep -q "^| $c | 16 | " $out/sockets-16.md || fail "sockets: no token memory row for $c: $(cat $out/sockets-16.md)"

@@ -65,8 +65,9 @@ ip netns exec rx devmemx-rx ab --dev dxsim1 --queues 2 --configs devmemx-64K,net
 	>/tmp/ab-held.out 2>/tmp/ab-held.err || fail "ab on the held buffer: $(tail -n 5 /tmp/ab-held.err)"
 grep -qx 'devmemx-rx: the dma-buf cannot be read back here (its exporter, devmemx_vram, refuses mmap): no run verifies its payload; runs count bytes and cmsgs' \
 	/tmp/ab-held.err || fail "ab's word on the held buffer: $(cat /tmp/ab-held.err)"
-col() { head -n1 /tmp/ab-held.csv | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-expect_eq "$(awk -F, -v b="$(col bytes)" -v v="$(col verified)" -v p="$(col provider)" \
+csv=/tmp/ab-held.csv
+expect_eq "$(awk -F, -v b="$(csv_col bytes $csv)" -v v="$(csv_col verified $csv)" \
+	-v p="$(csv_col provider $csv)" \
 	'NR > 1 { print $p, $b, $v }' /tmp/ab-held.csv | sort | uniq -c | tr -s ' ')" \
 	" 2 devmemx 1048576 0
  2 netdev 1048576 0" "ab's runs on the held buffer (provider, bytes, verified)"

@@ -83,6 +83,9 @@ jget() {
 	sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p" "$2"
 }
 
+# csv_col NAME CSV: the number of column NAME in CSV's header.
+csv_col() { head -n1 "$2" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+
 # recv_start NAME PORT BYTES RECV-ARGS...: devmemx-rx recv on dxsim1 (netns
 # rx, or where the command DX_RX_EXEC enters) in the background; its JSON
 # line goes to /tmp/NAME.json.

@@ -439,15 +439,14 @@ static void ab_held_table(FILE *f, const struct ab_opts *o,
 			  const struct ab_cfg *cfgs, unsigned int ncfgs,
 			  const struct ab_result *r, unsigned int n)
 {
-	const struct ab_result *x;
+	const struct ab_result *x = ncfgs ? ab_held_of(&cfgs[0], r, n) : NULL;
 	char hb[32];
 	unsigned int i;
 	double mem;
 
 	ab_fmt_size(hb, sizeof(hb), o->hold_bytes);
 	fprintf(f, "\nToken memory, from each configuration's first run: each of the %u flows returned its tokens in batches of %s and held its last batch (the stream's last %s) until every flow held one; the kernel then kept a token per fragment in each socket's sk_user_frags xarray. Nodes: the xarray nodes those token ids need (64 ids a node, %ld B each from BTF). (The CSV's slab_objs is radix_tree_node's growth over the run from /proc/slabinfo: exact only where that cache has a debug flag, e.g. slub_debug=F,radix_tree_node; otherwise per-CPU sheaves and slabs hide it.)\n\n",
-		o->flows, hb, hb, ncfgs && ab_held_of(&cfgs[0], r, n) ?
-		ab_held_of(&cfgs[0], r, n)->xa_node_size : -1L);
+		o->flows, hb, hb, x ? x->xa_node_size : -1L);
 	fprintf(f, "| configuration | flows holding | tokens held | KiB held | xarray nodes | token memory KiB | per flow B | MiB per GiB held |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|\n");
 	for (i = 0; i < ncfgs; i++) {

@@ -626,9 +626,10 @@ long ab_btf_struct_size(const char *name)
 /* ---- slabs ------------------------------------------------------------- */
 
 /*
- * /proc/slabinfo (version 2.1): "name active_objs num_objs objsize ...". A
- * CPU's current slab counts as in use whole, so a delta is right to about
- * a slab per CPU.
+ * /proc/slabinfo (version 2.1): "name active_objs num_objs objsize ...".
+ * Objects in per-CPU sheaves and slabs count as in use, so a delta is
+ * exact only for a cache with a debug flag (slub_debug=F,CACHE), which
+ * has neither.
  */
 int ab_slab_read(const char *name, uint64_t *objs, uint64_t *size)
 {

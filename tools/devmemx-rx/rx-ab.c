@@ -51,9 +51,10 @@ struct ab {
 };
 
 /*
- * --hold-bytes in the first run (phase verify): each flow ends holding its last batch
- * and waits here; once every flow has come (holding, or done another way),
- * ab reads the kernel's memory for those tokens and opens the gate.
+ * --hold-bytes in the first run (phase verify): each flow ends holding its
+ * last batch and waits here; once every flow has come (holding, or done
+ * another way), ab reads the kernel's memory for those tokens and opens
+ * the gate.
  */
 struct ab_gate {
 	pthread_mutex_t lock;
@@ -350,6 +351,14 @@ static void *ab_zq_thread(void *arg)
 	return NULL;
 }
 
+/* Flow @f has come to its gate, under the gate's lock. */
+static void ab_gate_arrive(struct ab_flow *f)
+{
+	f->gate->arrived++;
+	f->arrived = true;
+	pthread_cond_broadcast(&f->gate->cond);
+}
+
 /* rx_opts.held: flow @arg holds its last batch until the gate opens. */
 static void ab_held(void *arg, const struct dmabuf_token *runs, size_t nruns,
 		    uint64_t tokens, uint64_t bytes)
@@ -363,9 +372,7 @@ static void ab_held(void *arg, const struct dmabuf_token *runs, size_t nruns,
 	g->tokens += tokens;
 	g->bytes += bytes;
 	g->nodes += nodes;
-	g->arrived++;
-	f->arrived = true;
-	pthread_cond_broadcast(&g->cond);
+	ab_gate_arrive(f);
 	while (!g->open)
 		pthread_cond_wait(&g->cond, &g->lock);
 	pthread_mutex_unlock(&g->lock);
@@ -381,9 +388,7 @@ static void *ab_flow_thread(void *arg)
 	/* Ended without holding a batch (an error): the gate counts it. */
 	if (f->gate && !f->arrived) {
 		pthread_mutex_lock(&f->gate->lock);
-		f->gate->arrived++;
-		f->arrived = true;
-		pthread_cond_broadcast(&f->gate->cond);
+		ab_gate_arrive(f);
 		pthread_mutex_unlock(&f->gate->lock);
 	}
 	return NULL;
