@@ -2,6 +2,7 @@
 #ifndef _DEVMEMX_H
 #define _DEVMEMX_H
 
+#include <linux/ethtool.h>
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu-refcount.h>
@@ -33,6 +34,44 @@ static_assert(offsetof(struct devmemx_owner, binding) ==
 	      DEVMEMX_BTF_OWNER_BINDING,
 	      "this kernel's devmem finds a niov's binding elsewhere: update struct devmemx_owner");
 
+/*
+ * The dma-buf as the binding imported it (import.c): attached dynamically
+ * and peer-to-peer, pinned and mapped for the queues' DMA device.
+ */
+struct devmemx_import {
+	struct device *dma_dev;		/* held until the dma-buf is unmapped */
+	struct dma_buf *dmabuf;
+	struct dma_buf_attachment *attach;
+	/*
+	 * Under the dma-buf's reservation lock: the mapping (NULL once
+	 * unmapped), whether the exporter revoked it, and whether the binding
+	 * is published (from then on a revoke ends it, through revoke_work).
+	 */
+	struct sg_table *sgt;
+	bool pinned;
+	bool revoked;
+	bool live;
+	struct delayed_work revoke_work;
+	atomic_t stuck_queues;		/* restarts failed, retried (queue.c) */
+};
+
+/*
+ * A full reopen of a driver's channels (mlx5e_open_channels) can build a
+ * bound queue's page pool without its queue config, with buffers smaller
+ * than the niovs. The pool is served (each niov then holds one smaller
+ * buffer) and the queue restarted at the niov size by work (resize.c).
+ * Under the binding's lock.
+ */
+struct devmemx_resize {
+	u64 *since;		/* per queue: since when its pool has another size, or 0 */
+	u32 pools;		/* pools of another size, ever */
+	u64 ns;			/* time queues spent at another size, ended */
+	bool running;		/* work is restarting queues */
+	bool own;		/* its restart made a pool of our size */
+	unsigned int delay;	/* jiffies before its next retry */
+	struct delayed_work work;
+};
+
 struct devmemx_binding {
 	/*
 	 * The in-tree binding's layout where the stack reads it: the
@@ -63,45 +102,19 @@ struct devmemx_binding {
 	u32 flags;
 	struct pid *creator;
 
-	struct mutex lock;		/* dev, queues, other_* */
+	struct mutex lock;		/* dev, queues, pool_shift, resize */
 	struct net_device *dev;		/* NULL once unbound or unregistered */
 	netdevice_tracker dev_tracker;
 	unsigned long *queues;		/* queues holding the provider */
 	unsigned long *pooled;		/* queues whose page pool took it */
 	unsigned int nqueues;
-	/*
-	 * A full reopen of a driver's channels (mlx5e_open_channels) can
-	 * build a bound queue's page pool without its queue config, with
-	 * buffers smaller than the niovs. The pool is served (each niov then
-	 * holds one smaller buffer) and the queue restarted at the niov size
-	 * by resize_work; other_since[q] is when queue q's newest pool got
-	 * another size (0: its own), other_pools and other_ns what that
-	 * came to.
-	 */
-	u64 *other_since;
-	u8 *pool_shift;			/* the newest pool's buffer size, log2 */
-	u32 other_pools;
-	u64 other_ns;
-	bool resizing;			/* resize_work is restarting queues */
-	bool resize_own;		/* its restart made a pool of our size */
-	unsigned int resize_delay;	/* jiffies before its next retry */
-	struct delayed_work resize_work;
-	struct device *dma_dev;		/* held until the dma-buf is unmapped */
+	u8 *pool_shift;			/* each queue's newest pool's buffer size, log2 */
+	struct devmemx_resize resize;
 
-	struct dma_buf *dmabuf;
-	struct dma_buf_attachment *attach;	/* dynamic, peer-to-peer */
-	/*
-	 * Under the dma-buf's reservation lock: the mapping (NULL once
-	 * unmapped), whether the exporter revoked it, and whether the binding
-	 * is published (from then on a revoke ends it, through revoke_work).
-	 */
-	struct sg_table *sgt;
-	bool pinned;
-	bool revoked;
-	bool live;
-	struct delayed_work revoke_work;
-	atomic_t stuck_queues;		/* restarts failed, retried (queue.c) */
-	struct gen_pool *pool;		/* of niov indices (binding.c) */
+	struct devmemx_import import;
+
+	/* The niovs (niov.c). */
+	struct gen_pool *pool;		/* of niov indices */
 	struct net_iov *niovs;
 	struct devmemx_owner *owners;
 	u32 niov_count;
@@ -126,6 +139,52 @@ struct devmemx_counters {
 extern struct devmemx_counters devmemx_counters;
 extern struct mutex devmemx_mutex;
 extern struct list_head devmemx_bindings;
+extern struct workqueue_struct *devmemx_wq;
+
+/*
+ * Made in network namespace @net: the only one that sees the binding (also
+ * a devmemx_end_all() match).
+ */
+static inline bool devmemx_binding_made_in(struct devmemx_binding *b,
+					   const void *net)
+{
+	return b->net_cookie == ((const struct net *)net)->net_cookie;
+}
+
+/*
+ * The binding's device, held and locked (its lock, then b->lock), or NULL
+ * once it has none; the caller checks under the locks that it still is
+ * the binding's.
+ */
+static inline struct net_device *
+devmemx_binding_lock_dev(struct devmemx_binding *b)
+{
+	struct net_device *dev;
+
+	mutex_lock(&b->lock);
+	dev = b->dev;
+	dev_hold(dev);
+	mutex_unlock(&b->lock);
+	if (!dev)
+		return NULL;
+	netdev_lock(dev);
+	mutex_lock(&b->lock);
+	return dev;
+}
+
+static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
+					      struct net_device *dev)
+{
+	mutex_unlock(&b->lock);
+	netdev_unlock(dev);
+	dev_put(dev);
+}
+
+/*
+ * Who calls whom, one way down: netlink.c -> binding.c -> import.c ->
+ * end.c -> queue.c -> resize.c; check.c and niov.c call no other file;
+ * dispatch.c -> provider.c -> niov.c, resize.c.
+ */
 
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
 extern const struct memory_provider_ops *devmemx_intree_ops;
@@ -142,9 +201,19 @@ int devmemx_mp_nl_fill(void *mp_priv, struct sk_buff *rsp,
 		       struct netdev_rx_queue *rxq);
 void devmemx_mp_uninstall(void *mp_priv, struct netdev_rx_queue *rxq);
 
-/* binding.c */
+/* binding.c: ids, lookup, a binding's making and freeing */
 struct devmemx_binding *devmemx_binding_lookup(u32 id);
 bool devmemx_binding_is_ours(const void *mp_priv);
+struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
+					       struct device *dma_dev,
+					       unsigned int fd, u32 niov_size,
+					       struct netlink_ext_ack *extack);
+int devmemx_binding_publish(struct devmemx_binding *b);
+void devmemx_binding_abort(struct devmemx_binding *b);
+int devmemx_binding_init(void);
+void devmemx_binding_exit(void);
+
+/* niov.c: the mapping carved into niovs, and their gen_pool */
 /* What a binding at one niov size carves, and the metadata it takes. */
 struct devmemx_carve {
 	u64 niovs;
@@ -156,29 +225,24 @@ struct devmemx_carve {
 	bool aligned;		/* every mapped entry aligned to the size */
 };
 
-int devmemx_binding_count(struct devmemx_binding *b, unsigned int shift,
-			  struct devmemx_carve *c);
-struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
-					       struct device *dma_dev,
-					       unsigned int fd, u32 niov_size,
-					       struct netlink_ext_ack *extack);
-int devmemx_binding_publish(struct devmemx_binding *b);
-int devmemx_binding_go_live(struct devmemx_binding *b,
-			    struct netlink_ext_ack *extack);
-bool devmemx_binding_mark_unbound(struct devmemx_binding *b);
-unsigned int devmemx_bindings_end(bool (*match)(struct devmemx_binding *b,
-						const void *arg),
-				  const void *arg);
-bool devmemx_dma_bounces(struct device *dma_dev);
-void devmemx_binding_finish_unbind(struct devmemx_binding *b);
-void devmemx_binding_abort(struct devmemx_binding *b);
-unsigned int devmemx_niovs_alloc(struct devmemx_binding *b, netmem_ref *out,
-				 unsigned int want);
+int devmemx_niov_carve(struct devmemx_binding *b,
+		       struct netlink_ext_ack *extack);
+int devmemx_niov_count(struct devmemx_binding *b, unsigned int shift,
+		       struct devmemx_carve *c);
+void devmemx_niov_destroy(struct devmemx_binding *b);
+unsigned int devmemx_niov_alloc(struct devmemx_binding *b, netmem_ref *out,
+				unsigned int want);
 void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov);
-int devmemx_binding_init(void);
-void devmemx_binding_exit(void);
 
-/* queue.c */
+/* import.c: the dma-buf attached, mapped, unmapped, revoked */
+int devmemx_import(struct devmemx_binding *b, struct device *dma_dev,
+		   unsigned int fd, u32 niov_size,
+		   struct netlink_ext_ack *extack);
+void devmemx_import_release(struct devmemx_binding *b);
+int devmemx_import_go_live(struct devmemx_binding *b,
+			   struct netlink_ext_ack *extack);
+
+/* check.c: what a bind needs of the device and its queues */
 int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
 			struct netlink_ext_ack *extack);
 int devmemx_check_dev(struct net_device *dev, u32 niov_size,
@@ -187,18 +251,43 @@ int devmemx_check_queue_range(struct net_device *dev, u32 q,
 			      struct netlink_ext_ack *extack);
 int devmemx_check_queue(struct net_device *dev, u32 q,
 			struct netlink_ext_ack *extack);
+struct device *devmemx_check_dma_dev(struct net_device *dev, const u32 *q,
+				     unsigned int n,
+				     struct netlink_ext_ack *extack);
+bool devmemx_check_bounces(struct device *dma_dev);
+u64 devmemx_check_sizes(struct net_device *dev);
+/* What CAPS-GET reports of a device beyond its config. */
+struct devmemx_caps {
+	char driver[sizeof_field(struct ethtool_drvinfo, driver)];
+	bool bounce;
+	u64 sizes;		/* devmemx_check_sizes() */
+};
+
+void devmemx_check_caps(struct net_device *dev, u32 q, struct devmemx_caps *caps);
+
+/* queue.c: the provider installed on queues and taken off */
 int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
 			   unsigned int n, struct netlink_ext_ack *extack);
 void devmemx_queues_release(struct devmemx_binding *b);
-struct device *devmemx_dma_dev(struct net_device *dev, const u32 *q,
-			       unsigned int n, struct netlink_ext_ack *extack);
-u64 devmemx_probe_sizes(struct net_device *dev);
-void devmemx_queue_pool_made(struct devmemx_binding *b, unsigned int q,
-			     bool own_size);
-u64 devmemx_queue_other_ns(struct devmemx_binding *b);
-void devmemx_queue_resize_work(struct work_struct *work);
-int devmemx_queue_init(void);
+void devmemx_queue_drop_dev(struct devmemx_binding *b, struct net_device *dev);
 void devmemx_queue_exit(void);
+
+/* resize.c: pools of another size after a full reopen */
+int devmemx_resize_init(struct devmemx_binding *b);
+void devmemx_resize_pool_made(struct devmemx_binding *b, unsigned int q,
+			      bool own_size);
+u64 devmemx_resize_other_ns(struct devmemx_binding *b);
+void devmemx_resize_end(struct devmemx_binding *b);
+
+/* end.c: every way a binding ends */
+bool devmemx_end_mark(struct devmemx_binding *b);
+void devmemx_end_finish(struct devmemx_binding *b);
+unsigned int devmemx_end_all(bool (*match)(struct devmemx_binding *b,
+					   const void *arg),
+			     const void *arg);
+void devmemx_end_failed_bind(struct devmemx_binding *b);
+int devmemx_end_init(void);
+void devmemx_end_exit(void);
 
 /* netlink.c */
 int devmemx_nl_init(void);

@@ -21,18 +21,18 @@ static int __init devmemx_init(void)
 	ret = devmemx_dispatch_init();
 	if (ret)
 		goto err_binding;
-	ret = devmemx_queue_init();
+	ret = devmemx_end_init();
 	if (ret)
 		goto err_dispatch;
 	ret = devmemx_nl_init();
 	if (ret)
-		goto err_queue;
+		goto err_end;
 
 	pr_info("version %s loaded\n", DEVMEMX_VERSION);
 	return 0;
 
-err_queue:
-	devmemx_queue_exit();
+err_end:
+	devmemx_end_exit();
 err_dispatch:
 	devmemx_dispatch_exit();
 err_binding:
@@ -43,6 +43,7 @@ err_binding:
 static void __exit devmemx_exit(void)
 {
 	devmemx_nl_exit();
+	devmemx_end_exit();
 	devmemx_queue_exit();
 	devmemx_dispatch_exit();
 	devmemx_binding_exit();

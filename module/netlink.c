@@ -18,15 +18,6 @@
 #define DEVMEMX_MAX_QUEUES	256
 
 /*
- * Made in network namespace @net: the only one that sees the binding
- * (a devmemx_bindings_end() match).
- */
-static bool devmemx_made_in(struct devmemx_binding *b, const void *net)
-{
-	return b->net_cookie == ((const struct net *)net)->net_cookie;
-}
-
-/*
  * INFO's live objects: the module's in the initial network namespace, the
  * namespace's own bindings anywhere else (a container learns nothing of
  * its neighbours).
@@ -47,7 +38,7 @@ static void devmemx_nl_live(struct net *net, u32 *bindings, u64 *niovs,
 	*pools = 0;
 	mutex_lock(&devmemx_mutex);
 	list_for_each_entry(b, &devmemx_bindings, node) {
-		if (!devmemx_made_in(b, net))
+		if (!devmemx_binding_made_in(b, net))
 			continue;
 		(*bindings)++;
 		*niovs += b->niov_count;
@@ -202,7 +193,7 @@ static struct device *devmemx_nl_bind_checks(struct net_device *dev,
 		err = devmemx_check_queue(dev, q[i], extack);
 	if (err)
 		return ERR_PTR(err);
-	return devmemx_dma_dev(dev, q, n, extack);
+	return devmemx_check_dma_dev(dev, q, n, extack);
 }
 
 /* With the device locked: the checks, the binding, its queues. */
@@ -242,19 +233,11 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 		devmemx_binding_abort(b);
 		return ERR_PTR(err);
 	}
-	err = devmemx_binding_go_live(b, extack) ?:
+	err = devmemx_import_go_live(b, extack) ?:
 	      devmemx_queues_install(b, q, n, extack);
 	if (err) {
 		/* Queues are rolled back; the device stays locked here. */
-		mutex_lock(&b->lock);
-		b->dev = NULL;
-		netdev_put(dev, &b->dev_tracker);
-		mutex_unlock(&b->lock);
-		/* Unless an UNBIND meanwhile took it upon itself to end it. */
-		mutex_lock(&devmemx_mutex);
-		if (devmemx_binding_mark_unbound(b))
-			percpu_ref_kill(&b->ref);
-		mutex_unlock(&devmemx_mutex);
+		devmemx_end_failed_bind(b);
 		return ERR_PTR(err);
 	}
 	return b;
@@ -363,14 +346,14 @@ static int devmemx_nl_check_locked(struct net_device *dev,
 				   0, info->extack);
 	if (IS_ERR(b))
 		return PTR_ERR(b);
-	sizes = devmemx_probe_sizes(dev);
+	sizes = devmemx_check_sizes(dev);
 	hdr = genlmsg_iput(rsp, info);
 	err = !hdr || nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
-					b->dmabuf->size, 0) ? -EMSGSIZE : 0;
+					b->import.dmabuf->size, 0) ? -EMSGSIZE : 0;
 	for_each_set_bit(shift, &sizes, BITS_PER_LONG) {
 		if (err)
 			break;
-		err = devmemx_binding_count(b, shift, &c) ?:
+		err = devmemx_niov_count(b, shift, &c) ?:
 		      devmemx_nl_put_carve(rsp, shift, &c);
 	}
 	devmemx_binding_abort(b);
@@ -422,14 +405,14 @@ int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&devmemx_mutex);
 	b = devmemx_binding_lookup(id);
-	if (b && devmemx_made_in(b, genl_info_net(info)))
-		mine = devmemx_binding_mark_unbound(b);
+	if (b && devmemx_binding_made_in(b, genl_info_net(info)))
+		mine = devmemx_end_mark(b);
 	mutex_unlock(&devmemx_mutex);
 	if (!mine) {
 		NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u", id);
 		return -ENOENT;
 	}
-	devmemx_binding_finish_unbind(b);
+	devmemx_end_finish(b);
 	return 0;
 }
 
@@ -485,9 +468,9 @@ static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *
 	mutex_lock(&b->lock);
 	err = devmemx_nl_fill_state(rsp, b) ||
 	      devmemx_nl_fill_queues(rsp, b) ||
-	      nla_put_u32(rsp, DEVMEMX_A_BINDING_POOLS_OTHER_SIZE, b->other_pools) ||
+	      nla_put_u32(rsp, DEVMEMX_A_BINDING_POOLS_OTHER_SIZE, b->resize.pools) ||
 	      nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_OTHER_SIZE_NS,
-				devmemx_queue_other_ns(b), 0);
+				devmemx_resize_other_ns(b), 0);
 	mutex_unlock(&b->lock);
 	if (err ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_ID, b->id) ||
@@ -503,12 +486,12 @@ static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_ALLOC_FAILURES,
 			      atomic64_read(&b->alloc_failures), 0) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
-			      b->dmabuf->size, 0) ||
+			      b->import.dmabuf->size, 0) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_INO,
-			      file_inode(b->dmabuf->file)->i_ino, 0) ||
-	    (b->dmabuf->exp_name &&
+			      file_inode(b->import.dmabuf->file)->i_ino, 0) ||
+	    (b->import.dmabuf->exp_name &&
 	     nla_put_string(rsp, DEVMEMX_A_BINDING_EXPORTER,
-			    b->dmabuf->exp_name)) ||
+			    b->import.dmabuf->exp_name)) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_METADATA_BYTES,
 			      b->metadata, 0) ||
 	    (creator && nla_put_u32(rsp, DEVMEMX_A_BINDING_CREATOR_PID, creator)) ||
@@ -537,7 +520,7 @@ int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 	mutex_lock(&devmemx_mutex);
 	b = devmemx_binding_lookup(id);
-	if (b && devmemx_made_in(b, genl_info_net(info)))
+	if (b && devmemx_binding_made_in(b, genl_info_net(info)))
 		err = devmemx_nl_fill_binding(rsp, b, info->snd_portid,
 					      info->snd_seq, 0);
 	mutex_unlock(&devmemx_mutex);
@@ -560,7 +543,7 @@ int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
 
 	mutex_lock(&devmemx_mutex);
 	list_for_each_entry(b, &devmemx_bindings, node) {
-		if (!devmemx_made_in(b, net))
+		if (!devmemx_binding_made_in(b, net))
 			continue;
 		if (i++ < skip)
 			continue;
@@ -576,17 +559,6 @@ int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
 	return err == -EMSGSIZE && i > skip ? skb->len : err;
 }
 
-static void devmemx_driver_name(struct net_device *dev, char *buf, size_t len)
-{
-	struct ethtool_drvinfo drv = {};
-
-	if (dev->ethtool_ops && dev->ethtool_ops->get_drvinfo)
-		dev->ethtool_ops->get_drvinfo(dev, &drv);
-	if (!drv.driver[0] && dev->dev.parent && dev->dev.parent->driver)
-		strscpy(drv.driver, dev->dev.parent->driver->name, sizeof(drv.driver));
-	strscpy(buf, drv.driver[0] ? drv.driver : "unknown", len);
-}
-
 /* caps-get reports ethtool's setting as the spec's enum: the same values. */
 static_assert(ETHTOOL_TCP_DATA_SPLIT_UNKNOWN == (int)DEVMEMX_TCP_DATA_SPLIT_UNKNOWN);
 static_assert(ETHTOOL_TCP_DATA_SPLIT_DISABLED == (int)DEVMEMX_TCP_DATA_SPLIT_DISABLED);
@@ -595,10 +567,8 @@ static_assert(ETHTOOL_TCP_DATA_SPLIT_ENABLED == (int)DEVMEMX_TCP_DATA_SPLIT_ENAB
 int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	const struct netdev_queue_mgmt_ops *qops;
-	char driver[sizeof_field(struct ethtool_drvinfo, driver)];
-	struct device *dma_dev;
 	netdevice_tracker tracker;
-	bool bounce = false;
+	struct devmemx_caps caps;
 	struct net_device *dev;
 	struct sk_buff *rsp;
 	int err = -EMSGSIZE;
@@ -629,26 +599,21 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		err = -EMSGSIZE;
 	}
-	devmemx_driver_name(dev, driver, sizeof(driver));
-	if (qops && dev->real_num_rx_queues) {
-		dma_dev = devmemx_dma_dev(dev, &q, 1, NULL);
-		bounce = !IS_ERR(dma_dev) && devmemx_dma_bounces(dma_dev);
-	}
+	devmemx_check_caps(dev, q, &caps);
 	hdr = genlmsg_iput(rsp, info);
 	if (!hdr ||
 	    nla_put_u32(rsp, DEVMEMX_A_CAPS_IFINDEX, dev->ifindex) ||
 	    (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID] &&
 	     nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUE_ID, q)) ||
-	    nla_put_string(rsp, DEVMEMX_A_CAPS_DRIVER, driver) ||
+	    nla_put_string(rsp, DEVMEMX_A_CAPS_DRIVER, caps.driver) ||
 	    nla_put_u8(rsp, DEVMEMX_A_CAPS_TCP_DATA_SPLIT,
 		       dev->cfg->hds_config) ||
 	    nla_put_u32(rsp, DEVMEMX_A_CAPS_HDS_THRESH, dev->cfg->hds_thresh) ||
 	    nla_put_u8(rsp, DEVMEMX_A_CAPS_RX_PAGE_SIZE,
 		       qops && (qops->supported_params & QCFG_RX_PAGE_SIZE)) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_CAPS_RX_BUF_SIZES,
-			      devmemx_probe_sizes(dev), 0) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_CAPS_RX_BUF_SIZES, caps.sizes, 0) ||
 	    nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUES, dev->real_num_rx_queues) ||
-	    nla_put_u8(rsp, DEVMEMX_A_CAPS_DMA_BOUNCE, bounce))
+	    nla_put_u8(rsp, DEVMEMX_A_CAPS_DMA_BOUNCE, caps.bounce))
 		goto out;
 	genlmsg_end(rsp, hdr);
 	err = 0;
@@ -662,73 +627,12 @@ out:
 	return genlmsg_reply(rsp, info);
 }
 
-static bool devmemx_made_by_socket(struct devmemx_binding *b, const void *arg)
-{
-	const struct netlink_notify *n = arg;
-
-	return b->portid == n->portid && devmemx_made_in(b, n->net) &&
-	       !(b->flags & DEVMEMX_BINDING_FLAGS_PERSISTENT);
-}
-
-/* A genl socket closed: the bindings it made end, unless persistent. */
-static int devmemx_netlink_event(struct notifier_block *nb, unsigned long event,
-				 void *ptr)
-{
-	struct netlink_notify *n = ptr;
-
-	if (event == NETLINK_URELEASE && n->protocol == NETLINK_GENERIC)
-		devmemx_bindings_end(devmemx_made_by_socket, n);
-	return NOTIFY_DONE;
-}
-
-static struct notifier_block devmemx_netlink_nb = {
-	.notifier_call = devmemx_netlink_event,
-};
-
-/*
- * A network namespace goes: the bindings made in it end, persistent ones
- * too (no one can reach them any more; in-tree bindings cannot outlive
- * theirs, as their socket holds it). Before its devices leave it, so a
- * device that returns to the initial namespace comes back unbound.
- */
-static void __net_exit devmemx_net_pre_exit(struct net *net)
-{
-	unsigned int n = devmemx_bindings_end(devmemx_made_in, net);
-
-	if (n)
-		pr_info("%u binding%s ended with the network namespace %s made in\n",
-			n, str_plural(n), n == 1 ? "it was" : "they were");
-}
-
-static struct pernet_operations devmemx_net_ops = {
-	.pre_exit = devmemx_net_pre_exit,
-};
-
 int devmemx_nl_init(void)
 {
-	int err;
-
-	err = netlink_register_notifier(&devmemx_netlink_nb);
-	if (err)
-		return err;
-	err = register_pernet_subsys(&devmemx_net_ops);
-	if (err)
-		goto err_notifier;
-	err = genl_register_family(&devmemx_nl_family);
-	if (err)
-		goto err_pernet;
-	return 0;
-
-err_pernet:
-	unregister_pernet_subsys(&devmemx_net_ops);
-err_notifier:
-	netlink_unregister_notifier(&devmemx_netlink_nb);
-	return err;
+	return genl_register_family(&devmemx_nl_family);
 }
 
 void devmemx_nl_exit(void)
 {
 	genl_unregister_family(&devmemx_nl_family);
-	unregister_pernet_subsys(&devmemx_net_ops);
-	netlink_unregister_notifier(&devmemx_netlink_nb);
 }

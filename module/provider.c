@@ -49,8 +49,8 @@ int devmemx_mp_init(struct page_pool *pool)
 	if (pool->slow.queue_idx < b->nqueues) {
 		set_bit(pool->slow.queue_idx, b->pooled);
 		b->pool_shift[pool->slow.queue_idx] = PAGE_SHIFT + pool->p.order;
-		devmemx_queue_pool_made(b, pool->slow.queue_idx,
-					pool->p.order == order);
+		devmemx_resize_pool_made(b, pool->slow.queue_idx,
+					 pool->p.order == order);
 	}
 	mutex_unlock(&b->lock);
 	atomic_inc(&b->page_pools);
@@ -75,8 +75,8 @@ netmem_ref devmemx_mp_alloc_netmems(struct page_pool *pool, gfp_t gfp)
 	/* The pool asks only with its cache empty. */
 	if (WARN_ON_ONCE(pool->alloc.count))
 		return 0;
-	n = devmemx_niovs_alloc(b, cache, clamp_t(u32, b->niov_count >> 6, 1,
-						  PP_ALLOC_CACHE_REFILL));
+	n = devmemx_niov_alloc(b, cache, clamp_t(u32, b->niov_count >> 6, 1,
+						 PP_ALLOC_CACHE_REFILL));
 	for (i = 0; i < n; i++) {
 		niov = netmem_to_net_iov(cache[i]);
 		/* What page_pool_set_pp_info() does (it is not exported). */

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What a bind needs of a device and its queues, as the kernel's
+ * __netif_mp_open_rxq() checks it, each refusal saying what to change; the
+ * buffer sizes the driver takes; the queues' DMA device; and what CAPS-GET
+ * reports beyond the device's config.
+ */
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+#include <linux/swiotlb.h>
+#include <net/netdev_lock.h>
+#include <net/netdev_queues.h>
+#include <net/netdev_rx_queue.h>
+#include <net/page_pool/memory_provider.h>
+
+#include "devmemx.h"
+
+/* The driver's own verdict on a buffer size, without touching a queue. */
+static int devmemx_check_size(struct net_device *dev, u32 size,
+			      struct netlink_ext_ack *extack)
+{
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+	struct netdev_queue_config qcfg = {};
+
+	if (!qops->ndo_validate_qcfg)
+		return size == PAGE_SIZE ? 0 : -EOPNOTSUPP;
+	if (qops->ndo_default_qcfg)
+		qops->ndo_default_qcfg(dev, &qcfg);
+	qcfg.rx_page_size = size;
+	return qops->ndo_validate_qcfg(dev, &qcfg, extack);
+}
+
+/*
+ * A queue a virtual device (netkit) leases from a physical one: in-tree
+ * bind-rx follows the lease to the physical queue (7.2's queue-create);
+ * devmemx does not yet (nor binds the physical end, devmemx_check_queue()),
+ * and says so before any check that would name the virtual device's own
+ * settings. The physical device goes unnamed: it may be in another
+ * namespace. (Extack messages hold 79 characters.)
+ */
+int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
+			struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+
+	if (dev->dev.parent)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (q[i] < dev->real_num_rx_queues &&
+		    READ_ONCE(__netif_get_rx_queue(dev, q[i])->lease)) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "queue %u of %s is leased: devmemx takes no leased queue",
+					   q[i], dev->name);
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
+/* The device-wide conditions for devmem; called with the device locked. */
+int devmemx_check_dev(struct net_device *dev, u32 niov_size,
+		      struct netlink_ext_ack *extack)
+{
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+	int err;
+
+	if (!qops || !netdev_need_ops_lock(dev)) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "%s has no queue management ops (devmem needs them)",
+				   dev->name);
+		return -EOPNOTSUPP;
+	}
+	/* A down device has no RX queues to restart (mlx5: -ENODEV). */
+	if (!netif_running(dev)) {
+		NL_SET_ERR_MSG_FMT(extack, "%s is down: ip link set %s up",
+				   dev->name, dev->name);
+		return -ENETDOWN;
+	}
+	if (dev->cfg->hds_config != ETHTOOL_TCP_DATA_SPLIT_ENABLED) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "tcp-data-split is off: ethtool -G %s tcp-data-split on",
+				   dev->name);
+		return -EINVAL;
+	}
+	if (dev->cfg->hds_thresh) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "hds-thresh is %u: ethtool -G %s hds-thresh 0",
+				   dev->cfg->hds_thresh, dev->name);
+		return -EINVAL;
+	}
+	if (dev_xdp_prog_count(dev)) {
+		NL_SET_ERR_MSG_FMT(extack, "%s has an XDP program attached",
+				   dev->name);
+		return -EEXIST;
+	}
+	if (niov_size != PAGE_SIZE && !(qops->supported_params & QCFG_RX_PAGE_SIZE)) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "the driver of %s takes no rx-buf-size but %lu",
+				   dev->name, PAGE_SIZE);
+		return -EOPNOTSUPP;
+	}
+	err = devmemx_check_size(dev, niov_size, extack);
+	if (err && extack && !extack->_msg)
+		NL_SET_ERR_MSG_FMT(extack, "the driver of %s refuses rx-buf-size %u",
+				   dev->name, niov_size);
+	return err;
+}
+
+/*
+ * Bit n set: the driver accepts RX buffers of 2^n bytes (PAGE_SIZE..1M).
+ * Drivers take a range of sizes, and mlx5 logs an error for each size it
+ * refuses: the probe stops at the first refusal.
+ */
+u64 devmemx_check_sizes(struct net_device *dev)
+{
+	u64 sizes = 0;
+	unsigned int n;
+
+	if (!dev->queue_mgmt_ops)
+		return 0;
+	/* A driver that takes no size but its default: bind refuses others. */
+	if (!(dev->queue_mgmt_ops->supported_params & QCFG_RX_PAGE_SIZE))
+		return BIT_ULL(PAGE_SHIFT);
+	for (n = PAGE_SHIFT; n <= 20; n++) {
+		if (devmemx_check_size(dev, 1U << n, NULL))
+			break;
+		sizes |= BIT_ULL(n);
+	}
+	return sizes;
+}
+
+int devmemx_check_queue_range(struct net_device *dev, u32 q,
+			      struct netlink_ext_ack *extack)
+{
+	if (q < dev->real_num_rx_queues)
+		return 0;
+	NL_SET_ERR_MSG_FMT(extack, "queue %u out of range: %s has %u RX queues",
+			   q, dev->name, dev->real_num_rx_queues);
+	return -ERANGE;
+}
+
+int devmemx_check_queue(struct net_device *dev, u32 q,
+			struct netlink_ext_ack *extack)
+{
+	struct netdev_rx_queue *rxq;
+
+	if (devmemx_check_queue_range(dev, q, extack))
+		return -ERANGE;
+	rxq = __netif_get_rx_queue(dev, q);
+	if (rxq->mp_params.mp_ops || rxq->mp_params.mp_priv) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "queue %u of %s is already bound to a memory provider",
+				   q, dev->name);
+		return -EEXIST;
+	}
+#ifdef CONFIG_XDP_SOCKETS
+	if (rxq->pool) {
+		NL_SET_ERR_MSG_FMT(extack, "queue %u of %s is used by AF_XDP",
+				   q, dev->name);
+		return -EBUSY;
+	}
+#endif
+	if (READ_ONCE(rxq->lease)) {
+		NL_SET_ERR_MSG_FMT(extack, "queue %u of %s is leased", q, dev->name);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* The device the queues DMA through; they must agree on one. */
+struct device *devmemx_check_dma_dev(struct net_device *dev, const u32 *q,
+				     unsigned int n,
+				     struct netlink_ext_ack *extack)
+{
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
+	struct device *dma = NULL, *d;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		d = qops->ndo_queue_get_dma_dev ?
+		    qops->ndo_queue_get_dma_dev(dev, q[i]) : dev->dev.parent;
+		if (!d || !d->dma_mask) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "queue %u of %s has no DMA device", q[i],
+					   dev->name);
+			return ERR_PTR(-EOPNOTSUPP);
+		}
+		if (dma && d != dma) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "queues %u and %u of %s DMA through different devices",
+					   q[0], q[i], dev->name);
+			return ERR_PTR(-EOPNOTSUPP);
+		}
+		dma = d;
+	}
+	return dma;
+}
+
+/*
+ * devmem never syncs payload for the CPU: DMA that bounces through swiotlb
+ * would land in memory nobody reads.
+ */
+bool devmemx_check_bounces(struct device *dma_dev)
+{
+	return is_swiotlb_force_bounce(dma_dev);
+}
+
+static void devmemx_check_driver(struct net_device *dev, char *buf, size_t len)
+{
+	struct ethtool_drvinfo drv = {};
+
+	if (dev->ethtool_ops && dev->ethtool_ops->get_drvinfo)
+		dev->ethtool_ops->get_drvinfo(dev, &drv);
+	if (!drv.driver[0] && dev->dev.parent && dev->dev.parent->driver)
+		strscpy(drv.driver, dev->dev.parent->driver->name, sizeof(drv.driver));
+	strscpy(buf, drv.driver[0] ? drv.driver : "unknown", len);
+}
+
+/* With the device locked: its driver, and queue @q's DMA and sizes. */
+void devmemx_check_caps(struct net_device *dev, u32 q, struct devmemx_caps *caps)
+{
+	struct device *dma_dev;
+
+	devmemx_check_driver(dev, caps->driver, sizeof(caps->driver));
+	caps->bounce = false;
+	if (dev->queue_mgmt_ops && dev->real_num_rx_queues) {
+		dma_dev = devmemx_check_dma_dev(dev, &q, 1, NULL);
+		caps->bounce = !IS_ERR(dma_dev) && devmemx_check_bounces(dma_dev);
+	}
+	caps->sizes = devmemx_check_sizes(dev);
+}

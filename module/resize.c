@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Pools of another size. A full reopen of a driver's channels (mlx5's
+ * mlx5e_open_channels) may build a bound queue's page pool without the
+ * queue's config, with buffers smaller than the niovs: the provider serves
+ * it (each niov holds one smaller buffer), and the queue is restarted at
+ * the niov size once the device is unlocked. What that came to is kept
+ * for BINDING-GET.
+ */
+#include <linux/netdevice.h>
+#include <linux/slab.h>
+#include <net/netdev_lock.h>
+#include <net/netdev_queues.h>
+#include <net/netdev_rx_queue.h>
+#include <net/page_pool/memory_provider.h>
+
+#include "devmemx.h"
+
+/*
+ * For each page pool a driver makes for a bound queue, from the provider's
+ * init (the driver holds the device's lock; b->lock held): at the
+ * binding's niov size or, after a full reopen of its channels, smaller.
+ * A smaller one is served and its queue restarted at the niov size by
+ * devmemx_resize_work() once the device is unlocked.
+ */
+void devmemx_resize_pool_made(struct devmemx_binding *b, unsigned int q,
+			      bool own_size)
+{
+	u64 now = ktime_get_ns();
+
+	lockdep_assert_held(&b->lock);
+	if (own_size) {
+		/* resize_work's own restart: it judges once that returned. */
+		if (b->resize.running) {
+			b->resize.own = true;
+			return;
+		}
+		if (b->resize.since[q])
+			b->resize.ns += now - b->resize.since[q];
+		b->resize.since[q] = 0;
+		return;
+	}
+	b->resize.pools++;
+	if (!b->resize.since[q])
+		b->resize.since[q] = now;
+	if (!b->resize.running)
+		mod_delayed_work(system_wq, &b->resize.work, 0);
+}
+
+/* How long bound queues ran with pools of another size, until now. */
+u64 devmemx_resize_other_ns(struct devmemx_binding *b)
+{
+	u64 ns = b->resize.ns, now = ktime_get_ns();
+	unsigned int q;
+
+	lockdep_assert_held(&b->lock);
+	for (q = 0; q < b->nqueues; q++)
+		if (b->resize.since[q])
+			ns += now - b->resize.since[q];
+	return ns;
+}
+
+/* The binding leaves its queues: the time at another size stops. */
+void devmemx_resize_end(struct devmemx_binding *b)
+{
+	lockdep_assert_held(&b->lock);
+	b->resize.ns = devmemx_resize_other_ns(b);
+	memset(b->resize.since, 0, b->nqueues * sizeof(*b->resize.since));
+}
+
+/* Errors a restart may not meet again: retried, with a growing delay. */
+static bool devmemx_resize_transient(int err)
+{
+	return err == -ENOMEM || err == -EBUSY || err == -EAGAIN ||
+	       err == -EIO || err == -ETIMEDOUT;
+}
+
+/*
+ * Restart each bound queue whose newest pool is not at the niov size. The
+ * time at another size ends only when a restart both returned 0 and made
+ * a pool of the niov size (a restart that fails after making its pool
+ * keeps the old queue).
+ */
+static void devmemx_resize_work(struct work_struct *work)
+{
+	struct devmemx_binding *b = container_of(to_delayed_work(work),
+						 struct devmemx_binding,
+						 resize.work);
+	u32 size = 1U << b->niov_shift;
+	struct net_device *dev;
+	bool again = false;
+	unsigned int q;
+	u64 since;
+	int err;
+
+	dev = devmemx_binding_lock_dev(b);
+	if (!dev)
+		return;
+	b->resize.running = true;
+	for (q = 0; q < b->nqueues && b->dev == dev && netif_running(dev); q++) {
+		if (!b->resize.since[q] || !test_bit(q, b->queues) ||
+		    __netif_get_rx_queue(dev, q)->mp_params.mp_priv != b)
+			continue;
+		since = b->resize.since[q];
+		b->resize.own = false;
+		mutex_unlock(&b->lock);
+		err = netdev_rx_queue_restart(dev, q);
+		mutex_lock(&b->lock);
+		if (!err && b->resize.own) {
+			b->resize.ns += ktime_get_ns() - since;
+			b->resize.since[q] = 0;
+			b->resize.delay = 0;
+			netdev_info(dev, "devmemx: queue %u back at rx-buf-size %u for binding %u after %llu ms with smaller buffers\n",
+				    q, size, b->id,
+				    div_u64(ktime_get_ns() - since, NSEC_PER_MSEC));
+		} else if (!err) {
+			netdev_warn(dev, "devmemx: the driver restarted queue %u with smaller buffers than rx-buf-size %u; it stays so until the driver reopens it\n",
+				    q, size);
+		} else if (devmemx_resize_transient(err)) {
+			if (!b->resize.delay)
+				netdev_info(dev, "devmemx: restarting queue %u at rx-buf-size %u failed (%d); trying again\n",
+					    q, size, err);
+			again = true;
+		} else {
+			netdev_warn(dev, "devmemx: cannot restart queue %u at rx-buf-size %u (%d): it keeps smaller buffers until the driver reopens it\n",
+				    q, size, err);
+		}
+	}
+	b->resize.running = false;
+	if (again) {
+		b->resize.delay = clamp_t(unsigned int, b->resize.delay * 2, HZ, 64 * HZ);
+		mod_delayed_work(system_wq, &b->resize.work, b->resize.delay);
+	}
+	devmemx_binding_unlock_dev(b, dev);
+}
+
+/* Before the binding can serve a pool. */
+int devmemx_resize_init(struct devmemx_binding *b)
+{
+	INIT_DELAYED_WORK(&b->resize.work, devmemx_resize_work);
+	b->resize.since = kcalloc(b->nqueues, sizeof(*b->resize.since),
+				  GFP_KERNEL);
+	return b->resize.since ? 0 : -ENOMEM;
+}
