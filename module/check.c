@@ -197,6 +197,46 @@ struct device *devmemx_check_dma_dev(struct net_device *dev, const u32 *q,
 }
 
 /*
+ * With the device locked: is it still in @net? A move to another namespace
+ * drops the device's lock while it happens (moving_ns), as
+ * netdev_get_by_index_lock() checks (it is not exported). The refusal
+ * points at @attr, the request's device.
+ */
+bool devmemx_check_here(struct net_device *dev, struct net *net,
+			struct netlink_ext_ack *extack,
+			const struct nlattr *attr)
+{
+	if (!dev->moving_ns && net_eq(dev_net(dev), net))
+		return true;
+	NL_SET_ERR_MSG_ATTR(extack, attr, "no such device in this network namespace");
+	return false;
+}
+
+/*
+ * With the device locked: every check of a bind of queues @q (@n of them)
+ * at @size on @dev, named in @net by @attr; the queues' DMA device.
+ */
+struct device *devmemx_check_bind(struct net_device *dev, struct net *net,
+				  const u32 *q, unsigned int n, u32 size,
+				  struct netlink_ext_ack *extack,
+				  const struct nlattr *attr)
+{
+	unsigned int i;
+	int err;
+
+	if (dev->reg_state != NETREG_REGISTERED || !netif_device_present(dev) ||
+	    !devmemx_check_here(dev, net, extack, attr))
+		return ERR_PTR(-ENODEV);
+	err = devmemx_check_lease(dev, q, n, extack) ?:
+	      devmemx_check_dev(dev, size, extack);
+	for (i = 0; !err && i < n; i++)
+		err = devmemx_check_queue(dev, q[i], extack);
+	if (err)
+		return ERR_PTR(err);
+	return devmemx_check_dma_dev(dev, q, n, extack);
+}
+
+/*
  * devmem never syncs payload for the CPU: DMA that bounces through swiotlb
  * would land in memory nobody reads.
  */

@@ -181,9 +181,11 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
 }
 
 /*
- * Who calls whom, one way down: netlink.c -> binding.c -> import.c ->
- * end.c -> queue.c -> resize.c; check.c and niov.c call no other file;
- * dispatch.c -> provider.c -> niov.c, resize.c.
+ * Who calls whom, one way down (main.c and netlink.c call any of them):
+ * binding.c -> import.c -> end.c -> queue.c -> resize.c; binding.c ->
+ * niov.c, resize.c; import.c -> check.c, queue.c; dispatch.c -> binding.c,
+ * provider.c -> niov.c, resize.c. check.c, niov.c and resize.c call no
+ * other file.
  */
 
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
@@ -254,6 +256,13 @@ int devmemx_check_queue(struct net_device *dev, u32 q,
 struct device *devmemx_check_dma_dev(struct net_device *dev, const u32 *q,
 				     unsigned int n,
 				     struct netlink_ext_ack *extack);
+bool devmemx_check_here(struct net_device *dev, struct net *net,
+			struct netlink_ext_ack *extack,
+			const struct nlattr *attr);
+struct device *devmemx_check_bind(struct net_device *dev, struct net *net,
+				  const u32 *q, unsigned int n, u32 size,
+				  struct netlink_ext_ack *extack,
+				  const struct nlattr *attr);
 bool devmemx_check_bounces(struct device *dma_dev);
 u64 devmemx_check_sizes(struct net_device *dev);
 /* What CAPS-GET reports of a device beyond its config. */

@@ -5,7 +5,6 @@
 #include <linux/dma-buf.h>
 #include <linux/ethtool.h>
 #include <linux/fs.h>
-#include <linux/string_choices.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/netdev_lock.h>
@@ -115,14 +114,21 @@ static int devmemx_nl_queues(struct genl_info *info, u32 *q, unsigned int *n)
 	return 0;
 }
 
-/* BIND-RX's and BIND-CHECK's device, dma-buf and queues (into @q, @n). */
-static int devmemx_nl_bind_req(struct genl_info *info, u32 *q, unsigned int *n)
+/* A request's queues, and its niov size. */
+struct devmemx_nl_req {
+	u32 q[DEVMEMX_MAX_QUEUES];
+	unsigned int n;
+	u32 size;
+};
+
+/* BIND-RX's and BIND-CHECK's device, dma-buf and queues. */
+static int devmemx_nl_bind_req(struct genl_info *info, struct devmemx_nl_req *req)
 {
 	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_IFINDEX) ||
 	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_FD) ||
 	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_QUEUES))
 		return -EINVAL;
-	return devmemx_nl_queues(info, q, n);
+	return devmemx_nl_queues(info, req->q, &req->n);
 }
 
 /* The device attribute @attr names, held; NULL (with extack) when none. */
@@ -138,6 +144,41 @@ static struct net_device *devmemx_nl_get_dev(struct genl_info *info, int attr,
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[attr],
 				    "no such device in this network namespace");
 	return dev;
+}
+
+/*
+ * Run @fn with the device attribute @attr names held and locked, and send
+ * the reply it fills.
+ */
+static int devmemx_nl_on_dev(struct genl_info *info, int attr,
+			     int (*fn)(struct net_device *dev,
+				       struct genl_info *info,
+				       const struct devmemx_nl_req *req,
+				       struct sk_buff *rsp),
+			     const struct devmemx_nl_req *req)
+{
+	netdevice_tracker tracker;
+	struct net_device *dev;
+	struct sk_buff *rsp;
+	int err;
+
+	dev = devmemx_nl_get_dev(info, attr, &tracker);
+	if (!dev)
+		return -ENODEV;
+	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!rsp) {
+		netdev_put(dev, &tracker);
+		return -ENOMEM;
+	}
+	netdev_lock(dev);
+	err = fn(dev, info, req, rsp);
+	netdev_unlock(dev);
+	netdev_put(dev, &tracker);
+	if (err) {
+		nlmsg_free(rsp);
+		return err;
+	}
+	return genlmsg_reply(rsp, info);
 }
 
 static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
@@ -158,55 +199,19 @@ static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
 	return 0;
 }
 
-/*
- * With the device locked: is it still in @net? A move to another namespace
- * drops the device's lock while it happens (moving_ns), as
- * netdev_get_by_index_lock() checks (it is not exported).
- */
-static bool devmemx_dev_here(struct net_device *dev, struct net *net,
-			     struct netlink_ext_ack *extack,
-			     const struct nlattr *attr)
-{
-	if (!dev->moving_ns && net_eq(dev_net(dev), net))
-		return true;
-	NL_SET_ERR_MSG_ATTR(extack, attr, "no such device in this network namespace");
-	return false;
-}
-
-/* With the device locked: bind-rx's checks; the queues' DMA device. */
-static struct device *devmemx_nl_bind_checks(struct net_device *dev,
-					     struct genl_info *info,
-					     const u32 *q, unsigned int n,
-					     u32 size)
-{
-	struct netlink_ext_ack *extack = info->extack;
-	unsigned int i;
-	int err;
-
-	if (dev->reg_state != NETREG_REGISTERED || !netif_device_present(dev) ||
-	    !devmemx_dev_here(dev, genl_info_net(info), extack,
-			      info->attrs[DEVMEMX_A_BINDING_IFINDEX]))
-		return ERR_PTR(-ENODEV);
-	err = devmemx_check_lease(dev, q, n, extack) ?:
-	      devmemx_check_dev(dev, size, extack);
-	for (i = 0; !err && i < n; i++)
-		err = devmemx_check_queue(dev, q[i], extack);
-	if (err)
-		return ERR_PTR(err);
-	return devmemx_check_dma_dev(dev, q, n, extack);
-}
-
 /* With the device locked: the checks, the binding, its queues. */
 static struct devmemx_binding *
-devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
-		       const u32 *q, unsigned int n, u32 size)
+devmemx_nl_bind_make(struct net_device *dev, struct genl_info *info,
+		     const u32 *q, unsigned int n, u32 size)
 {
 	struct netlink_ext_ack *extack = info->extack;
 	struct devmemx_binding *b;
 	struct device *dma_dev;
 	int err;
 
-	dma_dev = devmemx_nl_bind_checks(dev, info, q, n, size);
+	dma_dev = devmemx_check_bind(dev, genl_info_net(info), q, n, size,
+				     info->extack,
+				     info->attrs[DEVMEMX_A_BINDING_IFINDEX]);
 	if (IS_ERR(dma_dev))
 		return ERR_CAST(dma_dev);
 
@@ -243,25 +248,32 @@ devmemx_nl_bind_locked(struct net_device *dev, struct genl_info *info,
 	return b;
 }
 
+static int devmemx_nl_bind_locked(struct net_device *dev,
+				  struct genl_info *info,
+				  const struct devmemx_nl_req *req,
+				  struct sk_buff *rsp)
+{
+	struct devmemx_binding *b;
+
+	b = devmemx_nl_bind_make(dev, info, req->q, req->n, req->size);
+	/* Under the device lock: an UNBIND cannot end the binding before. */
+	return IS_ERR(b) ? PTR_ERR(b) : devmemx_nl_bind_reply(rsp, info, b);
+}
+
 int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	u32 size = PAGE_SIZE, q[DEVMEMX_MAX_QUEUES];
-	struct devmemx_binding *b;
-	netdevice_tracker tracker;
-	struct net_device *dev;
-	struct sk_buff *rsp;
-	unsigned int n;
+	struct devmemx_nl_req req = { .size = PAGE_SIZE };
 	int err;
 
-	err = devmemx_nl_bind_req(info, q, &n);
+	err = devmemx_nl_bind_req(info, &req);
 	if (err)
 		return err;
 	if (info->attrs[DEVMEMX_A_BINDING_RX_BUF_SIZE])
-		size = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_RX_BUF_SIZE]);
-	if (!is_power_of_2(size) || size < PAGE_SIZE) {
+		req.size = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_RX_BUF_SIZE]);
+	if (!is_power_of_2(req.size) || req.size < PAGE_SIZE) {
 		NL_SET_ERR_MSG_FMT(info->extack,
 				   "rx-buf-size %u: must be a power of two of at least %lu",
-				   size, PAGE_SIZE);
+				   req.size, PAGE_SIZE);
 		return -EINVAL;
 	}
 	/*
@@ -273,31 +285,8 @@ int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG(info->extack, "devmemx is being unloaded");
 		return -ENODEV;
 	}
-
-	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rsp) {
-		module_put(THIS_MODULE);
-		return -ENOMEM;
-	}
-
-	dev = devmemx_nl_get_dev(info, DEVMEMX_A_BINDING_IFINDEX, &tracker);
-	if (!dev) {
-		err = -ENODEV;
-		goto err_free;
-	}
-	netdev_lock(dev);
-	b = devmemx_nl_bind_locked(dev, info, q, n, size);
-	/* Under the device lock: an UNBIND cannot end the binding before. */
-	err = IS_ERR(b) ? PTR_ERR(b) : devmemx_nl_bind_reply(rsp, info, b);
-	netdev_unlock(dev);
-	netdev_put(dev, &tracker);
-	if (err)
-		goto err_free;
-	module_put(THIS_MODULE);
-	return genlmsg_reply(rsp, info);
-
-err_free:
-	nlmsg_free(rsp);
+	err = devmemx_nl_on_dev(info, DEVMEMX_A_BINDING_IFINDEX,
+				devmemx_nl_bind_locked, &req);
 	module_put(THIS_MODULE);
 	return err;
 }
@@ -327,8 +316,9 @@ static int devmemx_nl_put_carve(struct sk_buff *rsp, unsigned int shift,
  * mapped as bind-rx would, counted at each size the driver takes, undone.
  */
 static int devmemx_nl_check_locked(struct net_device *dev,
-				   struct genl_info *info, const u32 *q,
-				   unsigned int n, struct sk_buff *rsp)
+				   struct genl_info *info,
+				   const struct devmemx_nl_req *req,
+				   struct sk_buff *rsp)
 {
 	struct devmemx_binding *b;
 	struct devmemx_carve c;
@@ -338,7 +328,9 @@ static int devmemx_nl_check_locked(struct net_device *dev,
 	void *hdr;
 	int err;
 
-	dma_dev = devmemx_nl_bind_checks(dev, info, q, n, PAGE_SIZE);
+	dma_dev = devmemx_check_bind(dev, genl_info_net(info), req->q, req->n,
+				     PAGE_SIZE, info->extack,
+				     info->attrs[DEVMEMX_A_BINDING_IFINDEX]);
 	if (IS_ERR(dma_dev))
 		return PTR_ERR(dma_dev);
 	b = devmemx_binding_create(dev, dma_dev,
@@ -364,33 +356,14 @@ static int devmemx_nl_check_locked(struct net_device *dev,
 
 int devmemx_nl_bind_check_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	u32 q[DEVMEMX_MAX_QUEUES];
-	netdevice_tracker tracker;
-	struct net_device *dev;
-	struct sk_buff *rsp;
-	unsigned int n;
+	struct devmemx_nl_req req = {};
 	int err;
 
-	err = devmemx_nl_bind_req(info, q, &n);
+	err = devmemx_nl_bind_req(info, &req);
 	if (err)
 		return err;
-	dev = devmemx_nl_get_dev(info, DEVMEMX_A_BINDING_IFINDEX, &tracker);
-	if (!dev)
-		return -ENODEV;
-	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rsp) {
-		netdev_put(dev, &tracker);
-		return -ENOMEM;
-	}
-	netdev_lock(dev);
-	err = devmemx_nl_check_locked(dev, info, q, n, rsp);
-	netdev_unlock(dev);
-	netdev_put(dev, &tracker);
-	if (err) {
-		nlmsg_free(rsp);
-		return err;
-	}
-	return genlmsg_reply(rsp, info);
+	return devmemx_nl_on_dev(info, DEVMEMX_A_BINDING_IFINDEX,
+				 devmemx_nl_check_locked, &req);
 }
 
 int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
@@ -564,47 +537,27 @@ static_assert(ETHTOOL_TCP_DATA_SPLIT_UNKNOWN == (int)DEVMEMX_TCP_DATA_SPLIT_UNKN
 static_assert(ETHTOOL_TCP_DATA_SPLIT_DISABLED == (int)DEVMEMX_TCP_DATA_SPLIT_DISABLED);
 static_assert(ETHTOOL_TCP_DATA_SPLIT_ENABLED == (int)DEVMEMX_TCP_DATA_SPLIT_ENABLED);
 
-int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
+/* With the device locked: its facts, of queue req->q[0] if req->n. */
+static int devmemx_nl_caps_locked(struct net_device *dev,
+				  struct genl_info *info,
+				  const struct devmemx_nl_req *req,
+				  struct sk_buff *rsp)
 {
-	const struct netdev_queue_mgmt_ops *qops;
-	netdevice_tracker tracker;
+	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
 	struct devmemx_caps caps;
-	struct net_device *dev;
-	struct sk_buff *rsp;
-	int err = -EMSGSIZE;
+	u32 q = req->n ? req->q[0] : 0;
 	void *hdr;
-	u32 q = 0;
 
-	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_CAPS_IFINDEX))
-		return -EINVAL;
-	dev = devmemx_nl_get_dev(info, DEVMEMX_A_CAPS_IFINDEX, &tracker);
-	if (!dev)
+	if (!devmemx_check_here(dev, genl_info_net(info), info->extack,
+				info->attrs[DEVMEMX_A_CAPS_IFINDEX]))
 		return -ENODEV;
-	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rsp) {
-		netdev_put(dev, &tracker);
-		return -ENOMEM;
-	}
-	netdev_lock(dev);
-	if (!devmemx_dev_here(dev, genl_info_net(info), info->extack,
-			      info->attrs[DEVMEMX_A_CAPS_IFINDEX])) {
-		err = -ENODEV;
-		goto out;
-	}
-	qops = dev->queue_mgmt_ops;
-	if (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]) {
-		q = nla_get_u32(info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]);
-		err = devmemx_check_queue_range(dev, q, info->extack);
-		if (err)
-			goto out;
-		err = -EMSGSIZE;
-	}
+	if (req->n && devmemx_check_queue_range(dev, q, info->extack))
+		return -ERANGE;
 	devmemx_check_caps(dev, q, &caps);
 	hdr = genlmsg_iput(rsp, info);
 	if (!hdr ||
 	    nla_put_u32(rsp, DEVMEMX_A_CAPS_IFINDEX, dev->ifindex) ||
-	    (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID] &&
-	     nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUE_ID, q)) ||
+	    (req->n && nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUE_ID, q)) ||
 	    nla_put_string(rsp, DEVMEMX_A_CAPS_DRIVER, caps.driver) ||
 	    nla_put_u8(rsp, DEVMEMX_A_CAPS_TCP_DATA_SPLIT,
 		       dev->cfg->hds_config) ||
@@ -614,17 +567,23 @@ int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_CAPS_RX_BUF_SIZES, caps.sizes, 0) ||
 	    nla_put_u32(rsp, DEVMEMX_A_CAPS_QUEUES, dev->real_num_rx_queues) ||
 	    nla_put_u8(rsp, DEVMEMX_A_CAPS_DMA_BOUNCE, caps.bounce))
-		goto out;
+		return -EMSGSIZE;
 	genlmsg_end(rsp, hdr);
-	err = 0;
-out:
-	netdev_unlock(dev);
-	netdev_put(dev, &tracker);
-	if (err) {
-		nlmsg_free(rsp);
-		return err;
+	return 0;
+}
+
+int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct devmemx_nl_req req = {};
+
+	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_CAPS_IFINDEX))
+		return -EINVAL;
+	if (info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]) {
+		req.q[0] = nla_get_u32(info->attrs[DEVMEMX_A_CAPS_QUEUE_ID]);
+		req.n = 1;
 	}
-	return genlmsg_reply(rsp, info);
+	return devmemx_nl_on_dev(info, DEVMEMX_A_CAPS_IFINDEX,
+				 devmemx_nl_caps_locked, &req);
 }
 
 int devmemx_nl_init(void)
