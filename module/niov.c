@@ -292,11 +292,24 @@ int devmemx_niov_count(struct devmemx_binding *b, unsigned int shift,
 	return 0;
 }
 
-/* The arrays and the gen_pool; every niov is back (the pools are gone). */
+/*
+ * The arrays and the gen_pool, once the pools are gone. A niov the
+ * provider refused to take back (it warned then) still has its bit set,
+ * which gen_pool_destroy() answers with a BUG: warn and leak the gen_pool
+ * instead, as in-tree devmem does.
+ */
 void devmemx_niov_destroy(struct devmemx_binding *b)
 {
-	if (b->pool)
-		gen_pool_destroy(b->pool);
+	size_t size, avail;
+
+	if (b->pool) {
+		size = gen_pool_size(b->pool);
+		avail = gen_pool_avail(b->pool);
+		if (!WARN(size != avail,
+			  "devmemx: binding %u: %zu of %zu bytes of niovs never came back; its gen_pool is leaked\n",
+			  b->id, size - avail, size))
+			gen_pool_destroy(b->pool);
+	}
 	kvfree(b->owners);
 	kvfree(b->niovs);
 }
