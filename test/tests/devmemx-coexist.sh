@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # devmemx next to in-tree devmem on one device, and two devmemx bindings of
 # different niov sizes at once: concurrent flows, every byte verified.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem 9000
 trap dx_sim_teardown EXIT
 
-# Two flows at once, each with its own receiver (tlib's recv_start/check).
+# Two flows at once, each with its own receiver (guestlib's recv_start/check).
 two_flows() { # port1 port2: receivers f1 and f2 are started
 	local s1 s2
 	send "$1" 4194304 &

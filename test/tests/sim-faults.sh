@@ -2,7 +2,7 @@
 # devmemx_sim fault knobs under in-tree devmem: a bind whose queue start
 # fails, buffer allocation failures, dropped packets, and a dma-buf too
 # small for the flow; each leaves the queue working and the data intact.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 sim_setup 4
 trap sim_teardown EXIT
