@@ -41,6 +41,8 @@ skip() { echo "SKIP: $*"; exit 4; }
 # the shell that registered them (wait works on its background jobs) with
 # set +e: each runs, whatever the one before did; a cleanup that returns
 # non-zero or calls fail fails its case (or test). A cleanup must not exit.
+# A background job of the case still running after its cleanups fails it
+# too (and is killed).
 # A case must leave the machine as the test's setup made it: so each case
 # runs alone as well as after the others (run.sh -t TEST/CASE).
 #
@@ -50,9 +52,10 @@ skip() { echo "SKIP: $*"; exit 4; }
 # from which run-tests.sh reports it as the result TEST/NAME. DX_CASES (set
 # by run-tests.sh from run.sh -t TEST/CASE) names the cases to run, space
 # separated; the others are passed over without a word. run.sh -l lists each
-# case with the first line of the comment above its function (cases.sh
-# reads it), so dx_case's NAME and FUNCTION must be written out, not
-# computed.
+# case with the first line of the comment right above its dx_case line, or
+# else above its function (cases.sh reads the script, and run-tests.sh
+# knows from it which cases did not run): dx_case's NAME and FUNCTION must
+# be written out, not computed.
 DX_DEFERS=()
 DX_CASE= DX_CASES_RUN=" " DX_DEFER_TRAP=
 dx_defer() {
@@ -86,10 +89,20 @@ _dx_run_defers() {
 # The EXIT trap of a case's subshell, and of a test that registered
 # cleanups: run them; a failed cleanup fails what passed or was skipped.
 _dx_exit() {
-	local rc=$?
+	local rc=$? left
 	set +e
 	if ! _dx_run_defers; then
 		case $rc in 0 | 4) rc=1 ;; esac
+	fi
+	# A case's background jobs still running after its cleanups: killed,
+	# and the case fails (run-tests.sh checks the whole test the same way).
+	left=$(jobs -pr)
+	if [ -n "$DX_CASE" ] && [ -n "$left" ]; then
+		echo "FAIL: left behind: processes $(echo $left) of case $DX_CASE (killed)" >&2
+		# shellcheck disable=SC2086 # the PIDs, one word each
+		kill -KILL $left 2>/dev/null
+		wait $left 2>/dev/null
+		rc=1
 	fi
 	trap - EXIT
 	exit $rc

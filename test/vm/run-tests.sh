@@ -102,11 +102,12 @@ case_result() {
 # lines (DX-CASE-BEGIN/END) in its output, /tmp/dx-test.out; a case it was
 # inside when it ended fails; a case of WANT (all of them when empty) that
 # did not run is skipped, saying why. Leaves the test's own output (all
-# that is in no case) in $own.
+# that is in no case) in $own, and in $tally how its cases went.
 cases() {
 	local name=$1 rc=$2 want=$3 line cur= buf= done=" " c why
 	local -a w
-	own=
+	local -A n=([ok]=0 [fail]=0 [skip]=0)
+	own= tally=
 	while IFS= read -r line; do
 		case $line in
 		"DX-CASE-BEGIN "*)
@@ -114,6 +115,7 @@ cases() {
 		"DX-CASE-END "*)
 			read -ra w <<<"${line#DX-CASE-END }"	# status seconds case
 			case_result "${w[0]}" "$name/${w[2]}" "${w[1]}" "$buf"
+			n[${w[0]}]=$((n[${w[0]}] + 1))
 			done+="${w[2]} " cur= ;;
 		*)
 			if [ -n "$cur" ]; then
@@ -128,6 +130,7 @@ cases() {
 		why="the test ended inside this case (exit $rc)"
 		[ "$rc" != 124 ] || why="the test timed out inside this case ($limit s)"
 		case_result fail "$name/$cur" 0 "$buf$why"
+		n[fail]=$((n[fail] + 1))
 		done+="$cur "
 	fi
 	case $rc in
@@ -136,8 +139,12 @@ cases() {
 	*) why="not run: $name failed before it" ;;
 	esac
 	for c in ${want:-$(cases_of "/dx/tests/$name.sh")}; do
-		[[ $done == *" $c "* ]] || echo "DX-RESULT skip $name/$c $why"
+		[[ $done == *" $c "* ]] && continue
+		echo "DX-RESULT skip $name/$c $why"
+		n[skip]=$((n[skip] + 1))
 	done
+	[ $((n[ok] + n[fail] + n[skip])) = 0 ] ||
+		tally=", cases: ${n[ok]} passed, ${n[fail]} failed, ${n[skip]} skipped"
 }
 
 for t in /dx/tests/*.sh; do
@@ -177,10 +184,11 @@ for t in /dx/tests/*.sh; do
 	case $rc in
 	0) echo "DX-RESULT ok $name"
 	   grep '^# ' <<<"$out"
-	   echo "# $name: $((SECONDS - t0)) s" ;;
+	   echo "# $name: $((SECONDS - t0)) s$tally" ;;
 	4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$own" | tail -n1)" ;;
 	*) echo "DX-RESULT fail $name"
-	   sed 's/^/# /' <<<"$out" ;;
+	   sed 's/^/# /' <<<"$out"
+	   [ -z "$tally" ] || echo "# $name$tally" ;;
 	esac
 done
 # With kmemleak (debug kernels): scan once all tests are done, twice, since
