@@ -129,20 +129,8 @@ in-root-build: build/tools/ncdevmem build/tools/ynl-bind build/tools/iou-zcrx
 	@# The same tools with ASan and UBSan, for the VM test tools-asan.
 	$(MAKE) -s -C tools O=/src/build/tools-asan CFLAGS="-O1 -g" \
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-	$(CC) -O2 -Wall -Wextra -Werror -o build/tools/dx-xdp-pass test/helpers/xdp-pass.c
-	$(CC) -O2 -Wall -Wextra -Werror -o build/tools/dx-tsc-khz test/helpers/tsc-khz.c
-	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi -pthread \
-		-o build/tools/dx-fuzz test/helpers/dx-fuzz.c test/helpers/dxnl.c
-	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
-		-o build/tools/dx-failnth test/helpers/dx-failnth.c test/helpers/dxnl.c
-	$(CC) -O2 -Wall -Wextra -Werror -Iuapi -Itools/include/uapi \
-		-o build/tools/dx-req test/helpers/dx-req.c test/helpers/dxnl.c
-	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iuapi -Itools/include/uapi -Itools/lib \
-		-o build/tools/dx-vram test/helpers/dx-vram.c tools/lib/dmabuf.c \
-		tools/lib/vfio.c tools/lib/util.c
-	$(CC) -O2 -Wall -Wextra -Werror -D_GNU_SOURCE -Iuapi -Itools/include/uapi -Itools/lib \
-		-o build/tools/dx-vfio test/helpers/dx-vfio.c tools/lib/vfio.c \
-		tools/lib/dmabuf.c tools/lib/util.c
+	@# The test helpers (dx-*), for the VM tests.
+	$(MAKE) -C test/helpers O=$(CURDIR)/build/tools
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel
 # source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL

@@ -9,24 +9,45 @@
 # log, checks that 6.12 is refused, and prints one KTAP line per test per
 # kernel and a summary line.
 #
-# usage: run.sh [-k "7.2 7.3"] [-t test,test] [-T timeout-seconds] [-x] [-V]
-# (-x: run the tests with bash -x, their output streamed as they go; -V: the
-# VM tests only, without the build-root tests and the 6.12 refusal, which
-# do not depend on the kernel: make test-debug)
+# usage: run.sh [-k "7.2 7.3"] [-t test,test/case] [-T timeout-seconds] [-x] [-V] [-l]
+# (-t: tests, or cases of a test as TEST/CASE: those cases only, after the
+# test's own setup; -x: run the tests with bash -x, their output streamed as
+# they go; -V: the VM tests only, without the build-root tests and the 6.12
+# refusal, which do not depend on the kernel: make test-debug; -l: list the
+# tests and their cases, each with the first line of its comment, and boot
+# nothing)
+#
+# A VM test with named cases (dx_case, test/vm/guestlib.sh) gets one result
+# per case, "KERNEL TEST/CASE", before the test's own, which judges its
+# setup, its cleanups and what it left behind: a failed case counts once.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels="7.2 7.3" only= xtrace= vm_only=
-while getopts k:t:T:xV o; do
+kernels="7.2 7.3" only= xtrace= vm_only= list=
+while getopts k:t:T:xVl o; do
 	case $o in
 	k) kernels=$OPTARG ;;
 	t) only=$OPTARG ;;
 	T) export DX_VM_TIMEOUT=$OPTARG ;;
 	x) xtrace=dx.xtrace=1 ;;
 	V) vm_only=1 ;;
-	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds] [-x] [-V]" ;;
+	l) list=1 ;;
+	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds] [-x] [-V] [-l]" ;;
 	esac
 done
+
+# What each test is, and its cases (test/vm/cases.sh reads the scripts).
+cases_sh() { bash "$DX_TOP/test/vm/cases.sh" "$@"; }
+if [ -n "$list" ]; then
+	cases_sh "$DX_TOP"/test/tests/*.sh |
+		awk -F '\t' '{ printf "%-36s %s\n", $1, $2 }'
+	for k in root host; do
+		cases_sh "$DX_TOP"/test/$k/*.sh |
+			awk -F '\t' -v k=$k '{ printf "%-36s %s\n", $1 " (" k ")", $2 }'
+	done
+	printf '%-36s %s\n' "refused-6.12 (root)" "6.12 must be refused at build time, with a reason that names what is missing."
+	exit 0
+fi
 
 # Kernel log lines that fail a run, whatever the tests said; the second line
 # is what the debug kernel's checkers say (KASAN, lockdep, RCU, DEBUG_OBJECTS,
@@ -57,10 +78,26 @@ report() { # ok|fail|skip name [reason]
 }
 
 list() { (cd "$DX_TOP/test/$1" && ls ./*.sh | sed 's|^\./||; s|\.sh$||'); }
-pick() { # dir: its tests that -t selects (all without -t)
+pick() { # dir: its tests that -t selects (all without -t), a test whose
+	# cases it names too
 	local t
 	for t in $(list "$1"); do
-		[ -z "$only" ] || [[ ",$only," == *",$t,"* ]] && echo "$t"
+		[ -z "$only" ] || [[ ",$only," == *",$t,"* ]] || [[ ",$only," == *",$t/"* ]] &&
+			echo "$t"
+	done
+}
+# What a VM boot runs of the tests TEST...: a test -t names, or names no
+# case of, whole; of the others, the cases -t names (TEST/CASE).
+vm_sel() {
+	local t c
+	for t in "$@"; do
+		if [ -z "$only" ] || [[ ",$only," == *",$t,"* ]]; then
+			echo "$t"
+		else
+			for c in ${only//,/ }; do
+				[[ $c != "$t/"* ]] || echo "$c"
+			done
+		fi
 	done
 }
 all_tests=$(pick tests)
@@ -68,9 +105,17 @@ root_tests= host_tests=
 [ -n "$vm_only" ] || root_tests=$(pick root) host_tests=$(pick host)
 if [ -n "$only" ]; then
 	for t in ${only//,/ }; do
-		[ -f "$DX_TOP/test/tests/$t.sh" ] || [ -f "$DX_TOP/test/root/$t.sh" ] ||
-			[ -f "$DX_TOP/test/host/$t.sh" ] ||
-			[ "$t" = refused-6.12 ] || dx_die "no test $t in test/tests, test/root or test/host"
+		case $t in
+		*/*)
+			[ -f "$DX_TOP/test/tests/${t%%/*}.sh" ] ||
+				dx_die "no test ${t%%/*} in test/tests (cases are VM tests')"
+			cases_sh "$DX_TOP/test/tests/${t%%/*}.sh" | cut -f1 | grep -qxF "$t" ||
+				dx_die "no case ${t#*/} in ${t%%/*}; run.sh -l lists them" ;;
+		*)
+			[ -f "$DX_TOP/test/tests/$t.sh" ] || [ -f "$DX_TOP/test/root/$t.sh" ] ||
+				[ -f "$DX_TOP/test/host/$t.sh" ] ||
+				[ "$t" = refused-6.12 ] || dx_die "no test $t in test/tests, test/root or test/host" ;;
+		esac
 	done
 fi
 
@@ -163,7 +208,7 @@ boot() {
 	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-10800}
 	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine \
 		DX_QEMU_VRAM_BUS=${lane:+dxrp1} DX_QEMU_VRAM_SIZE=${lane:+64M} \
-		dx_boot "$series" run-tests.sh "dx.tests=${tests// /,}" $args $xtrace
+		dx_boot "$series" run-tests.sh "dx.tests=$(vm_sel $tests | paste -sd,)" $args $xtrace
 	vm_rc=$?
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
 

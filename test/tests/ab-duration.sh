@@ -4,7 +4,7 @@
 # task switched out (ns, not ticks), only some CPUs measured (--cpus), the
 # receiving threads pinned (--rx-cpus), and what ab says of unthreaded
 # NAPI. Two CPUs: the flow on CPU 1, a busy loop alone on CPU 0.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 . /dx/ab-lib.sh
 
 [ "$(nproc)" -ge 2 ] || fail "needs two CPUs (DX_VM_CPUS)"

@@ -3,7 +3,7 @@
 # this kernel (and four flows), 4M per run, one verified pass and one
 # verified timed run each: every configuration binds, moves verified data
 # and unbinds; the CSV, the table and the SVG plots come out and parse.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 . /dx/ab-lib.sh
 
 dx_sim_devmem 9000

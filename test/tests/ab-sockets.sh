@@ -6,7 +6,7 @@
 # or slabs in between), devmemx's batched allocations, and what
 # --hold-bytes refuses.
 # dx-boot: slub_debug=F,radix_tree_node
-. /dx/tlib.sh
+. /dx/guestlib.sh
 . /dx/ab-lib.sh
 
 dx_sim_devmem 9000

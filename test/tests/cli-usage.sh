@@ -2,7 +2,7 @@
 # The devmemx CLI's commands without the module: help, bad usage (exit 2),
 # size and list parsing, unknown devices, dma-buf sources (made, or taken
 # from another process) and the missing family (exit 1). Nothing is loaded.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 nofam='devmemx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)'
 bind() { devmemx bind dev lo queues 0 "$@"; }

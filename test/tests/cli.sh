@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The CLI's own behaviour: help, version, bad usage.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 devmemx --help | grep -c '^usage: devmemx \[-j\] bind dev IFNAME queues LIST \[size SIZE | size auto \[max-waste W\]\]$' >/dev/null ||
 	fail "--help"

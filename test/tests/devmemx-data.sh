@@ -4,7 +4,7 @@
 # payloads below, at and across the niov size, every byte verified, MTU
 # 9000 and 1500; fragments never cross a niov, and exceed 4K where the niov
 # does; all objects gone after.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem 9000
 trap dx_sim_teardown EXIT

@@ -3,7 +3,7 @@
 # -ENODEV and a queue has no DMA device. A bind is refused with a message
 # that says how to bring it up; an unbind completes at once, without
 # retries or warnings, and the device comes up without the binding.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem
 trap dx_sim_teardown EXIT

@@ -8,7 +8,7 @@
 # 7.3 refuses it above 4K (checked against in-tree's own bind on 7.3), and
 # size auto picks the largest size within max-waste. A dry run binds
 # nothing and leaves nothing behind; bad input is refused with its reason.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 insmod /dx/modules/devmemx_vram.ko
 dx_sim_devmem

@@ -9,7 +9,7 @@
 # still moves verified data with both providers, and the kernel log is
 # clean (run.sh, which excuses the kernel's reports of the allocations
 # dx-failnth made fail; kmemleak scans at the end of the boot).
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 [ -e /proc/self/fail-nth ] ||
 	skip "this kernel has no fault injection (CONFIG_FAULT_INJECTION); it runs on 7.2-debug: make test-debug"

@@ -5,7 +5,7 @@
 # kernel.ftrace_enabled=0 while devmemx is loaded, a flow goes on through
 # the refused write, and devmemx refuses to load while it is 0. 7.3 refuses
 # the write whatever is loaded (the knob is deprecated there).
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 knob=/proc/sys/kernel/ftrace_enabled
 expect_eq "$(cat $knob)" 1 "kernel.ftrace_enabled at boot"

@@ -5,7 +5,7 @@
 # afterwards no binding, niov or page pool is left, and the device still
 # moves verified data with both providers. The seed is printed: replay a
 # failure in the VM with "dx-fuzz dxsim1 SEED COUNT" inside netns rx.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem
 trap dx_sim_teardown EXIT

@@ -10,7 +10,7 @@
 # by reading the BAR back through the exporter. Bind time, metadata and the
 # kernel memory the binding took, per GiB bound, in the output. Nothing
 # left after.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 gib=$((1 << 30))
 insmod /dx/modules/devmemx_vram.ko

@@ -7,7 +7,7 @@
 # move verified data through it; the addresses differ from the physical
 # ones; and a plain udmabuf of 4K pages maps to one contiguous IOVA run, so
 # 64K niovs carve from it whole, without huge pages.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dmesg | grep -c 'DMAR: IOMMU enabled$' >/dev/null || fail "no IOMMU: $(dmesg | grep -i dmar | head -n 5)"
 dx_sim_devmem 1500

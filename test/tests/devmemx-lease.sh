@@ -5,7 +5,7 @@
 # message that says so (extack's 79 characters) before any check that would
 # name the virtual device's own settings; it binds neither end of a lease,
 # and the kernel leases no queue devmemx holds. Once the lease ends, the queue binds again.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem
 rxx() { ip netns exec rx "$@"; }

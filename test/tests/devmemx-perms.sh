@@ -13,7 +13,7 @@
 # namespace ends its bindings (that namespace's traffic must not land in
 # memory the first one reads); a namespace's end ends the bindings made in
 # it.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem
 trap dx_sim_teardown EXIT

@@ -9,7 +9,7 @@
 # then 1000 bind/unbind cycles (100 on the debug kernel) with devmemx's INFO
 # and the kernel's unreclaimable slab compared before and after. Every flow
 # verified byte by byte; nothing left after each.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem
 trap dx_sim_teardown EXIT

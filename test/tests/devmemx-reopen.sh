@@ -9,7 +9,7 @@
 # mlx5 drops what it does not split there. On 7.3 in-tree's 64K binding
 # makes every reopen fail: MTU, ring, channels and recovery are refused
 # (the old channels stay), and after a link down it does not come up.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 # Six queues, so that channels can go down to four with queue 2 bound
 # (the core keeps two above a bound queue: net/ethtool/common.c).

@@ -5,7 +5,7 @@
 # text would be freed under the binding). Each rmmod that succeeds leaves
 # nothing behind: no page pool with a dma-buf on the sim's queues, and the
 # next load binds the same queue again.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem
 stop=/tmp/binder.stop

@@ -10,7 +10,7 @@
 # devmemx receives into both at 4K and 64K, every byte read back through
 # the exporter; in-tree devmem's static attach is refused, as vfio-pci
 # refuses it. No DMA fault.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 insmod /dx/modules/devmemx_vram.ko
 dx_sim_devmem 1500

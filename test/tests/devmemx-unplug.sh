@@ -5,7 +5,7 @@
 # and its dma-buf unmapped for that device, after the driver went. The
 # binding holds the device until then; without that hold the unmap reads a
 # freed device, which KASAN reports on the debug lane (make test-debug).
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_load
 DX_SIM_ARGS="keep_dma_dev=0" sim_setup 4

@@ -8,7 +8,7 @@
 # (the lane's AMD CPU model lets p2pdma take that path) and the IOMMU, and
 # received bytes are read back through vfio's region reads. Closing the
 # vfio device revokes the dma-buf: a persistent binding of it ends.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 [ -f /dx/kmods/vfio-pci.ko ] || skip "this kernel has no vfio-pci module"
 bdf=

@@ -11,7 +11,7 @@
 # devmemx's binding during a flow; in-tree cannot attach such a dma-buf, and
 # keeps its mapping of one that takes static importers. No DMA fault; every
 # range back to the exporter after.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 insmod /dx/modules/devmemx_vram.ko
 dmesg_new | grep -c 'devmemx_vram .*: /dev/devmemx_vram: [0-9]* MiB of device memory at \[mem 0x[0-9a-f]*-0x[0-9a-f]* 64bit pref\], no struct page$' >/dev/null ||

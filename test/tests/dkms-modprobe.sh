@@ -4,7 +4,7 @@
 # (the ops address read from /proc/kallsyms), a binding moves verified data,
 # "modprobe -r" unloads; with kernel.kptr_restrict=2 the load is refused with
 # a message that says what to do, and nothing is loaded.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 [ -z "$DX_DEBUG" ] ||
 	skip "dkms builds for Debian's packaged kernels; the 7.2-debug kernel is not one"

@@ -2,7 +2,7 @@
 # devmemx loads (and refuses to without the ops address, or with a wrong
 # one), INFO reports the version, this kernel's features, its hooks and no
 # live objects; it unloads.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 case $DX_SERIES in
 7.2) features="rx-page-size" json_features='["rx-page-size"]' ;;

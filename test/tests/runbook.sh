@@ -4,7 +4,7 @@
 # written and run with the sim's values for the runbook's variables (dxsim1
 # for the mlx5 device; netns rx receives, tx sends); what each prints or
 # moves is checked, and every marked block must have run.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 DOC=/dx/mlx5.md
 # (BYTES as a plain number: the VM's head is busybox's, which has no "M".)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # devmemx-rx on its own: help, bad usage, dma-buf making, and the in-tree
 # netdev family's refusals on devices that cannot do devmem (no NIC needed).
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 rx() { devmemx-rx "$@"; }
 recv() { rx recv --port 5201 --expect 1M "$@"; }

@@ -2,7 +2,7 @@
 # devmemx_sim as a normal NIC: link, ping, TCP data through header split
 # with payload in page pool buffers, ntuple steering, RSS, MTU 9000,
 # ethtool settings, and a clean unload.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 sim_setup 4
 trap sim_teardown EXIT

@@ -3,7 +3,7 @@
 # In-tree devmem TCP on devmemx_sim: payloads into a udmabuf, every byte
 # verified, MTU 1500 and 9000, two queues, unbind, ordinary traffic after.
 # On 7.3 also in-tree large niovs (rx-page-size 16K, 64K) from hugetlb.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 sim_setup 4
 trap sim_teardown EXIT

@@ -5,7 +5,7 @@
 # devmemx niovs (and in-tree 4K) over the same bytes at MTU 9000 and 1500,
 # rx-gro-hw on and off; every byte verified; the HW-GRO counters against
 # what the sender's device sent.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem 9000
 trap dx_sim_teardown EXIT

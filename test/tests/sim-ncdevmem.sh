@@ -7,7 +7,7 @@
 # HW-GRO on and off, configuring the device itself (HDS through ethtool
 # netlink, ethtool -X equal, ethtool -N dst-ip/dst-port rule, restored at
 # exit).
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 BYTES=$((4 * 1024 * 1024))
 

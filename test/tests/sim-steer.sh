@@ -5,7 +5,7 @@
 # unsupported forms are refused with a message naming the field. ethtool -L
 # shrinks and grows the queues under traffic, and is refused while a queue
 # that would go away holds a memory provider (in-tree devmem or devmemx).
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_load
 sim_setup 4

@@ -11,7 +11,7 @@
 # takes it down), mlx5 answers the queue restart with -ENODEV, and the core
 # expects only -ENETDOWN (WARN_ON in __netif_mp_close_rxq,
 # net/core/netdev_rx_queue.c). The sim answers as mlx5 does.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_load
 

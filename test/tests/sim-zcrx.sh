@@ -10,7 +10,7 @@
 # server waits, exactly one page pool on dxsim1 is io_uring's, with the
 # buffer size asked for; none is left after each run. Then devmemx-rx's own
 # zcrx (ab) refuses what zcrx cannot do, naming the fix, and leaves none.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 PORT=9500
 sim_setup 4

@@ -6,7 +6,7 @@
 # refuses to bind and caps says why, with nothing left behind. In-tree
 # devmem has no such check: it binds, and the bytes it delivers are wrong
 # (recorded here; if in-tree ever refuses, this test says so).
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 tr ' ' '\n' </proc/cmdline | grep -cx swiotlb=force >/dev/null ||
 	fail "booted without swiotlb=force: $(cat /proc/cmdline)"

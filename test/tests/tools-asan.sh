@@ -3,7 +3,7 @@
 # ASan and UBSan (build/tools-asan) first in PATH, and one verified devmemx
 # flow: every sanitizer report (memory errors, leaks at exit, undefined
 # behaviour) goes to a file under /tmp/asan, and there must be none.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 [ -x /usr/lib/devmemx-asan/devmemx ] || fail "no ASan build of the tools in the initramfs (build/tools-asan)"
 export PATH=/usr/lib/devmemx-asan:$PATH

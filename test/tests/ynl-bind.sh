@@ -5,7 +5,7 @@
 # dxsim1; devmemx's CLI sees the binding with the size asked; the binding
 # ends when the program's socket closes. A refusal reaches the program as
 # the kernel's extack message.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 dx_sim_devmem
 trap dx_sim_teardown EXIT

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Inside the VM: the configurations of make ab (and of the ab-short test
-# and make demo's short version) and their plots. Needs tlib.sh and
+# and make demo's short version) and their plots. Needs guestlib.sh and
 # dx_sim_devmem (devmemx loaded, the sim up with HDS on).
 
 # The configurations the issue asks of this kernel: in-tree devmem, devmemx

@@ -6,7 +6,7 @@
 # Kernel arguments: dx.ab_bytes (per run), dx.ab_runs, dx.ab_seed,
 # dx.ab_sets (main,flows4,grooff,scale,sockets). Files come out as DX-FILE
 # blocks.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 . /dx/ab-lib.sh
 
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^dx\.$1=//p"; }

@@ -3,7 +3,7 @@
 # Inside the VM: what make demo shows. Debian's stock kernel, devmemx and
 # the simulated NIC; a 64K-niov binding moving verified data, and the same
 # flow through in-tree devmem for comparison.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 step() { printf '\n== %s\n' "$*"; }
 
 step "kernel $(uname -r); load devmemx and devmemx_sim"

@@ -2,9 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Inside the VM: run each test script, check it cleaned up after itself,
-# report one result line per test for the host to collect.
+# report one result line per test, and one per case of a test that has
+# named cases (dx_case, guestlib.sh), for the host to collect:
 #   DX-RESULT ok|fail|skip NAME [reason]   and diagnostics as "# ..." lines:
-# a failed test's whole output, a passed test's own "# " lines.
+# a failed test's or case's whole output, a passed one's own "# " lines.
+# A case's NAME is TEST/CASE; its lines come before its test's. The test's
+# own line judges what is not in a case: its setup and cleanups, what it
+# left behind, its time limit; a failed case is counted on its own line
+# only. dx.tests= selects tests (TEST) or cases (TEST/CASE): the cases go
+# to the test in DX_CASES.
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^dx\.$1=//p"; }
 sel=$(arg tests | tr ',' ' ')
 xtrace=$(arg xtrace | sed -n '/^1$/p')
@@ -76,38 +82,113 @@ run_test() {
 	return $rc
 }
 
+# The cases a test script declares, in order (cases.sh reads them).
+cases_of() { bash /dx/cases.sh "$1" | cut -f1 | sed -n 's|^[^/]*/||p'; }
+
+# case_result ok|fail|skip NAME SECONDS OUTPUT: one case's result line and
+# what it said.
+case_result() {
+	case $1 in
+	ok) echo "DX-RESULT ok $2"
+	    grep '^# ' <<<"$4" || true
+	    echo "# $2: $3 s" ;;
+	skip) echo "DX-RESULT skip $2 $(sed -n 's/^SKIP: //p' <<<"$4" | tail -n1)" ;;
+	*) echo "DX-RESULT fail $2"
+	   [ -n "$xtrace" ] || sed 's/^/# /' <<<"${4%$'\n'}" ;;
+	esac
+}
+
+# cases NAME STATUS WANT: the results of test NAME's cases, from the marker
+# lines (DX-CASE-BEGIN/END) in its output, /tmp/dx-test.out; a case it was
+# inside when it ended fails; a case of WANT (all of them when empty) that
+# did not run is skipped, saying why. Leaves the test's own output (all
+# that is in no case) in $own, and in $tally how its cases went.
+cases() {
+	local name=$1 rc=$2 want=$3 line cur= buf= done=" " c why
+	local -a w
+	local -A n=([ok]=0 [fail]=0 [skip]=0)
+	own= tally=
+	while IFS= read -r line; do
+		case $line in
+		"DX-CASE-BEGIN "*)
+			cur=${line#DX-CASE-BEGIN } buf= ;;
+		"DX-CASE-END "*)
+			read -ra w <<<"${line#DX-CASE-END }"	# status seconds case
+			case_result "${w[0]}" "$name/${w[2]}" "${w[1]}" "$buf"
+			n[${w[0]}]=$((n[${w[0]}] + 1))
+			done+="${w[2]} " cur= ;;
+		*)
+			if [ -n "$cur" ]; then
+				buf+=$line$'\n'
+			else
+				own+=$line$'\n'
+			fi ;;
+		esac
+	done </tmp/dx-test.out
+	own=${own%$'\n'}
+	if [ -n "$cur" ]; then
+		why="the test ended inside this case (exit $rc)"
+		[ "$rc" != 124 ] || why="the test timed out inside this case ($limit s)"
+		case_result fail "$name/$cur" 0 "$buf$why"
+		n[fail]=$((n[fail] + 1))
+		done+="$cur "
+	fi
+	case $rc in
+	0) why="not run (its dx_case line was not reached)" ;;
+	4) why="not run: $name skipped" ;;
+	*) why="not run: $name failed before it" ;;
+	esac
+	for c in ${want:-$(cases_of "/dx/tests/$name.sh")}; do
+		[[ $done == *" $c "* ]] && continue
+		echo "DX-RESULT skip $name/$c $why"
+		n[skip]=$((n[skip] + 1))
+	done
+	[ $((n[ok] + n[fail] + n[skip])) = 0 ] ||
+		tally=", cases: ${n[ok]} passed, ${n[fail]} failed, ${n[skip]} skipped"
+}
+
 for t in /dx/tests/*.sh; do
 	name=$(basename "$t" .sh)
+	# TEST runs all of it; TEST/CASE (one or more) those cases only.
+	want=
 	if [ -n "$sel" ] && ! [[ " $sel " == *" $name "* ]]; then
-		continue
+		[[ " $sel " == *" $name/"* ]] || continue
+		want=$(tr ' ' '\n' <<<"$sel" | sed -n "s|^$name/||p" | tr '\n' ' ')
 	fi
+	export DX_CASES=$want
 	t0=$SECONDS
 	run_test "$t"
 	rc=$?
-	if [ -n "$xtrace" ]; then
-		out=	# already streamed
-	else
-		out=$(cat /tmp/dx-test.out)
-	fi
-	[ $rc = 124 ] && out=${out:+$out$'\n'}"timed out after $limit s"
+	script_rc=$rc
 	# Whatever a test started, loaded or bound, it must have undone.
 	if [ -e /tmp/dx-leftover ] && [ $rc != 124 ]; then
-		out=${out:+$out$'\n'}"left behind: processes of the test (killed)"
+		left_procs=1
 		[ $rc = 0 ] || [ $rc = 4 ] && rc=1
+	else
+		left_procs=
 	fi
 	left=$(awk '$1 ~ /^devmemx/ { print $1 }' /proc/modules)
 	if [ -n "$left" ]; then
-		out=${out:+$out$'\n'}"left behind: modules $left"
 		[ $rc = 0 ] || [ $rc = 4 ] && rc=1
 		for m in $left; do rmmod "$m"; done
 	fi
+	cases "$name" "$script_rc" "$want"
+	if [ -n "$xtrace" ]; then
+		out=	# already streamed
+	else
+		out=$own
+	fi
+	[ $rc = 124 ] && out=${out:+$out$'\n'}"timed out after $limit s"
+	[ -z "$left_procs" ] || out=${out:+$out$'\n'}"left behind: processes of the test (killed)"
+	[ -z "$left" ] || out=${out:+$out$'\n'}"left behind: modules $left"
 	case $rc in
 	0) echo "DX-RESULT ok $name"
 	   grep '^# ' <<<"$out"
-	   echo "# $name: $((SECONDS - t0)) s" ;;
-	4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$out" | tail -n1)" ;;
+	   echo "# $name: $((SECONDS - t0)) s$tally" ;;
+	4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$own" | tail -n1)" ;;
 	*) echo "DX-RESULT fail $name"
-	   sed 's/^/# /' <<<"$out" ;;
+	   sed 's/^/# /' <<<"$out"
+	   [ -z "$tally" ] || echo "# $name$tally" ;;
 	esac
 done
 # With kmemleak (debug kernels): scan once all tests are done, twice, since

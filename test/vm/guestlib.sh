@@ -11,8 +11,147 @@ DX_SERIES=$(echo "$DX_KVER" | cut -d. -f1-2)
 DX_DEBUG= DX_SLOW=1
 case $DX_KVER in *-dxdebug) DX_DEBUG=1 DX_SLOW=6 ;; esac
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# fail MESSAGE: the test (or the case: dx_case) fails. In a cleanup
+# (dx_defer) it says so and returns 1 instead: the cleanups after it still
+# run, and the case or test fails once they have.
+fail() {
+	echo "FAIL: $*" >&2
+	if [ -n "${DX_CLEANING:-}" ]; then
+		DX_CLEANUP_FAILED=1
+		return 1
+	fi
+	exit 1
+}
 skip() { echo "SKIP: $*"; exit 4; }
+
+# ---- named cases and their cleanups ----------------------------------------
+# A test runs its setup at the top, then its cases:
+#   dx_case NAME FUNCTION [ARGS...]
+# runs FUNCTION ARGS in a subshell of its own (with set -e), which is the
+# case NAME: it passes if FUNCTION returns 0, is skipped if it exits 4
+# (skip), and fails otherwise (fail, expect_eq, a failed command). Either
+# way the test goes on with its next case: dx_case returns 0. What a case
+# changes in the shell (variables, functions) is gone after it; what it
+# changes in the machine its cleanups undo:
+#   dx_defer CMD [ARGS...]
+# registers CMD ARGS (the words as they are now) to run when the case ends,
+# whether it passed, failed or was skipped, the last registered first. At
+# the top of a test (outside any case) dx_defer registers the test's own
+# cleanups, run when the test exits, after all its cases. Cleanups run in
+# the shell that registered them (wait works on its background jobs) with
+# set +e: each runs, whatever the one before did; a cleanup that returns
+# non-zero or calls fail fails its case (or test). A cleanup must not exit.
+# A background job of the case still running after its cleanups fails it
+# too (and is killed).
+# A case must leave the machine as the test's setup made it: so each case
+# runs alone as well as after the others (run.sh -t TEST/CASE).
+#
+# Each case's output goes between two marker lines in the test's output:
+#   DX-CASE-BEGIN NAME
+#   DX-CASE-END ok|fail|skip SECONDS NAME
+# from which run-tests.sh reports it as the result TEST/NAME. DX_CASES (set
+# by run-tests.sh from run.sh -t TEST/CASE) names the cases to run, space
+# separated; the others are passed over without a word. run.sh -l lists each
+# case with the first line of the comment right above its dx_case line, or
+# else above its function (cases.sh reads the script, and run-tests.sh
+# knows from it which cases did not run): dx_case's NAME and FUNCTION must
+# be written out, not computed.
+DX_DEFERS=()
+DX_CASE= DX_CASES_RUN=" " DX_DEFER_TRAP=
+dx_defer() {
+	[ $# -gt 0 ] || fail "dx_defer: no command"
+	DX_DEFERS+=("$(printf '%q ' "$@")")
+	# At the top of the test, the first cleanup sets the test's EXIT trap
+	# (a case sets its own).
+	if [ -z "$DX_CASE" ] && [ -z "$DX_DEFER_TRAP" ]; then
+		DX_DEFER_TRAP=1
+		trap _dx_exit EXIT
+	fi
+}
+
+# Run the registered cleanups, the last first; false if one failed.
+_dx_run_defers() {
+	local i rc bad=0
+	DX_CLEANING=1 DX_CLEANUP_FAILED=
+	for ((i = ${#DX_DEFERS[@]} - 1; i >= 0; i--)); do
+		rc=0
+		eval "${DX_DEFERS[i]}" || rc=$?
+		if [ $rc != 0 ]; then
+			echo "FAIL: cleanup: ${DX_DEFERS[i]% }: exit $rc" >&2
+			bad=1
+		fi
+	done
+	DX_DEFERS=()
+	DX_CLEANING=
+	[ $bad = 0 ] && [ -z "$DX_CLEANUP_FAILED" ]
+}
+
+# The EXIT trap of a case's subshell, and of a test that registered
+# cleanups: run them; a failed cleanup fails what passed or was skipped.
+_dx_exit() {
+	local rc=$? left
+	set +e
+	if ! _dx_run_defers; then
+		case $rc in 0 | 4) rc=1 ;; esac
+	fi
+	# A case's background jobs still running after its cleanups: killed,
+	# and the case fails (run-tests.sh checks the whole test the same way).
+	left=$(jobs -pr)
+	if [ -n "$DX_CASE" ] && [ -n "$left" ]; then
+		echo "FAIL: left behind: processes $(echo $left) of case $DX_CASE (killed)" >&2
+		# shellcheck disable=SC2086 # the PIDs, one word each
+		kill -KILL $left 2>/dev/null
+		wait $left 2>/dev/null
+		rc=1
+	fi
+	trap - EXIT
+	exit $rc
+}
+
+dx_case() {
+	local name=$1 fn=$2 rc errexit= t0=$SECONDS st
+	shift 2
+	[ -z "$DX_CASE" ] || fail "dx_case $name: inside case $DX_CASE (cases do not nest)"
+	[[ $name =~ ^[a-z0-9][a-z0-9-]*$ ]] || fail "dx_case: bad case name '$name' (a-z, 0-9, -)"
+	declare -F "$fn" >/dev/null || fail "dx_case $name: no function $fn"
+	[[ $DX_CASES_RUN != *" $name "* ]] || fail "dx_case $name: a second case of that name"
+	DX_CASES_RUN+="$name "
+	if [ -n "${DX_CASES:-}" ] && [[ " $DX_CASES " != *" $name "* ]]; then
+		return 0
+	fi
+	# The watchdog's TERM (run-tests.sh) reaches the whole test: the case
+	# runs its cleanups, then the test its own, not both at once.
+	trap 'exit 143' TERM
+	echo "DX-CASE-BEGIN $name"
+	[[ $- != *e* ]] || errexit=1
+	# Run as a plain command, not in an if or ||: set -e holds inside.
+	set +e
+	(
+		set -e
+		DX_CASE=$name
+		DX_DEFERS=()	# the test's own cleanups stay with the test
+		trap _dx_exit EXIT
+		"$fn" "$@"
+	)
+	rc=$?
+	[ -z "$errexit" ] || set -e
+	case $rc in
+	0) st=ok ;;
+	4) st=skip ;;
+	*) st=fail
+	   echo "FAIL: case $name: exit $rc" >&2 ;;
+	esac
+	echo "DX-CASE-END $st $((SECONDS - t0)) $name"
+}
+
+# dx_stop PID [SIGNAL]: a cleanup (dx_defer dx_stop $!): end the background
+# job PID of this shell with SIGNAL (default TERM) and reap it; nothing if
+# it was reaped already (its PID may be another process's by now).
+dx_stop() {
+	jobs -p | grep -qx "$1" || return 0
+	kill -"${2:-TERM}" "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
 
 expect_eq() { # got want what
 	[ "$1" == "$2" ] || fail "$3: expected '$2', got '$1'"
@@ -203,9 +342,27 @@ dx_wait_idle() {
 # queues 0-1 so that 2 and 3 carry only steered flows.
 dx_sim_devmem() {
 	dx_load
+	dx_sim_up "$@"
+}
+
+# dx_sim_up [mtu]: dx_sim_devmem's sim, devmemx loaded already.
+dx_sim_up() {
 	sim_setup 4 "${1:-1500}"
 	ip netns exec rx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
 	ip netns exec rx ethtool -X dxsim1 equal 2
+}
+
+# dx_sim_redo [mtu]: dx_sim_devmem's sim afresh, wherever the old one went
+# (its namespaces deleted, its devices back in the initial one, or the
+# module gone): a case that did that defers it.
+dx_sim_redo() {
+	ip netns del tx 2>/dev/null || true
+	ip netns del rx 2>/dev/null || true
+	if grep -q '^devmemx_sim ' /proc/modules; then
+		rmmod devmemx_sim
+	fi
+	dx_wait_idle
+	dx_sim_up "$@"
 }
 
 dx_sim_teardown() {
