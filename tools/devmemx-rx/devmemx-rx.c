@@ -30,7 +30,7 @@ static void meta_json(const struct rx_opts *o, const struct rx_bind *b,
 	struct rx_meta m;
 
 	rx_bind_meta(b, devmemx, buf->size, niov,
-		     devmemx ? 0 : ab_btf_struct_size("net_iov"), &m);
+		     devmemx ? 0 : rx_btf_struct_size("net_iov"), &m);
 	printf(",\"niov_count\":%" PRIu64 ",\"meta_bytes\":%" PRIu64
 	       ",\"meta_source\":\"%s\"", m.niov_count, m.bytes, m.source);
 }

@@ -13,6 +13,16 @@
 #include "rx-opts.h"
 #include "util.h"
 
+const char *ab_prov_name(enum ab_prov p)
+{
+	static const char * const names[AB_NPROV] = {
+		[AB_NETDEV] = "netdev", [AB_DEVMEMX] = "devmemx",
+		[AB_NETDEV_NODX] = "netdev-nodx", [AB_ZCRX] = "zcrx",
+	};
+
+	return names[p];
+}
+
 static int ab_sizes(char *arg, struct ab_opts *o)
 {
 	char *save = NULL, *t;

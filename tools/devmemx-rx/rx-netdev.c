@@ -197,42 +197,14 @@ static int rx_print(const struct dx_reply *r, void *arg)
 	return 0;
 }
 
-/*
- * One netdev family dump: @cmd, with @fn per reply; @scope for qstats-get
- * (0: per device); @quiet_err an errno to return without a message, or 0.
- */
-int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
-		   void *arg, const char *what, int quiet_err)
-{
-	struct dx_nl nl = { 0 };
-	struct nl_msg *msg;
-	int ret;
-
-	ret = dx_nl_open(&nl, "netdev");
-	if (ret)
-		return ret;
-	nl.quiet_err = quiet_err;
-	msg = dx_nl_msg(&nl, cmd, true);
-	if (msg && scope && nla_put_u32(msg, NETDEV_A_QSTATS_SCOPE, scope) < 0) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	if (!msg) {
-		dx_nl_close(&nl);
-		return dx_nomem();
-	}
-	ret = dx_nl_call(&nl, msg, maxattr, fn, arg, what);
-	dx_nl_close(&nl);
-	return ret;
-}
-
 static int rx_netdev_list(enum rx_list which, struct rx_print_ctx *c)
 {
 	const struct rx_listing *l = &rx_listings[which];
 
 	c->fields = l->fields;
-	return rx_netdev_dump(l->cmd, l->maxattr, l->scope, rx_print, c,
-			      l->what, 0);
+	return dx_nl_dump("netdev", l->cmd, l->maxattr,
+			  l->scope ? NETDEV_A_QSTATS_SCOPE : 0, l->scope,
+			  rx_print, c, l->what, 0);
 }
 
 int rx_netdev_cmd(int argc, char **argv)

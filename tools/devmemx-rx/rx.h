@@ -102,6 +102,11 @@ struct rx_meta {
 };
 void rx_bind_meta(const struct rx_bind *b, bool devmemx, uint64_t dmabuf_bytes,
 		  uint64_t niov_size, long net_iov_size, struct rx_meta *m);
+/*
+ * sizeof struct @name in the running kernel, from its BTF; < 0 (after a
+ * message) when unknown.
+ */
+long rx_btf_struct_size(const char *name);
 
 /* rx-flow.c: an ntuple rule steering the flow to the first bound queue. */
 struct rx_flow {
@@ -163,8 +168,6 @@ enum rx_list {
 };
 /* pools | queues | qstats [--dev IFNAME] [-j]: argv[0] is the command. */
 int rx_netdev_cmd(int argc, char **argv);
-int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
-		   void *arg, const char *what, int quiet_err);
 
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);

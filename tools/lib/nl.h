@@ -56,8 +56,19 @@ int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
  */
 int dx_op_takes_attr(const char *family, uint8_t cmd, uint16_t attr);
 
+/*
+ * One dump of @family's @cmd in a socket of its own, with @fn per reply;
+ * @attr (0: none) a u32 attribute of the request, set to @val (qstats-get's
+ * scope); @quiet_err an errno to return without a message, or 0.
+ */
+int dx_nl_dump(const char *family, int cmd, int maxattr, int attr,
+	       uint32_t val, dx_reply_fn fn, void *arg, const char *what,
+	       int quiet_err);
+
 /* The value of a variable-width unsigned ("uint") attribute: 4 or 8 bytes. */
 uint64_t dx_nla_uint(const struct nlattr *a);
+/* Attribute @attr of @r as dx_nla_uint() reads it; 0 when @r has none. */
+uint64_t dx_reply_uint(const struct dx_reply *r, int attr);
 
 /*
  * Print the attributes of @r described by @desc, as "name: value" lines or as
