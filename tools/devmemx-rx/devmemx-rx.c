@@ -2,7 +2,9 @@
 /*
  * devmemx-rx: receive a TCP stream into a dma-buf bound with devmem (in-tree
  * netdev or devmemx), verify every byte, report counters; and the sender of
- * that stream.
+ * that stream. main hands each subcommand to its parser (which sits with
+ * its usage) and then to the code that runs it: recv here, send in
+ * rx-send.c, ab in rx-ab.c, pools/queues/qstats in rx-netdev.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -172,8 +174,46 @@ fail:
 	return -EIO;
 }
 
+/*
+ * Usage: every subcommand's synopsis, then its help, each from the file of
+ * its parser, in this order.
+ */
+static void rx_usage(FILE *f)
+{
+	static const char *const synopses[] = {
+		rx_recv_synopsis, rx_send_synopsis, rx_ab_synopsis,
+		rx_pools_synopsis, rx_queues_synopsis, rx_qstats_synopsis,
+		"devmemx-rx -h | --help\n",
+	};
+	static const char *const helps[] = {
+		rx_recv_help, rx_send_help, rx_ab_help, rx_netdev_help,
+		"recv, send and ab also take --help. Exit status: 0 on success (recv: every\n"
+		"byte arrived and verified), 1 on failure, 2 on bad usage.\n",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(synopses); i++) {
+		fputs(i ? "       " : "usage: ", f);
+		fputs(synopses[i], f);
+	}
+	for (i = 0; i < ARRAY_SIZE(helps); i++) {
+		fputc('\n', f);
+		fputs(helps[i], f);
+	}
+}
+
+/* A parser's answer as main's: usage printed for --help (exit 0), 2 for bad usage. */
+static int rx_parsed(int ret)
+{
+	if (ret > 0)
+		rx_usage(stdout);
+	return ret > 0 ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
+	struct rx_netdev_opts no = { 0 };
+	struct ab_opts ao = { 0 };
 	struct rx_opts ro = { 0 };
 	struct tx_opts to = { 0 };
 	const char *cmd;
@@ -193,20 +233,30 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "recv")) {
 		ret = rx_parse_recv(argc - 1, argv + 1, &ro);
 		if (ret)
-			return ret > 0 ? 0 : 2;
+			return rx_parsed(ret);
 		return cmd_recv(&ro) ? 1 : 0;
 	}
 	if (!strcmp(cmd, "send")) {
 		ret = rx_parse_send(argc - 1, argv + 1, &to);
 		if (ret)
-			return ret > 0 ? 0 : 2;
+			return rx_parsed(ret);
 		return tx_send(&to) ? 1 : 0;
 	}
-	if (!strcmp(cmd, "ab"))
-		return rx_ab(argc - 1, argv + 1);
+	if (!strcmp(cmd, "ab")) {
+		ret = rx_parse_ab(argc - 1, argv + 1, &ao);
+		if (ret)
+			return rx_parsed(ret);
+		return rx_ab_run(&ao);
+	}
 	if (!strcmp(cmd, "pools") || !strcmp(cmd, "queues") ||
-	    !strcmp(cmd, "qstats"))
-		return rx_netdev_cmd(argc - 1, argv + 1);
+	    !strcmp(cmd, "qstats")) {
+		ret = rx_parse_netdev(argc - 1, argv + 1, &no);
+		if (ret == -ENODEV)
+			return 1;
+		if (ret)
+			return rx_parsed(ret);
+		return rx_netdev_run(&no) ? 1 : 0;
+	}
 	if (!strcmp(cmd, "selftest-pattern") && argc == 2)
 		return cmd_selftest_pattern() ? 1 : 0;
 	fprintf(stderr, "devmemx-rx: unknown command \"%s\" (try: devmemx-rx --help)\n",

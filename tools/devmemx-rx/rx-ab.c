@@ -484,27 +484,23 @@ static int ab_outputs(struct ab *a)
 	return ret;
 }
 
-int rx_ab(int argc, char **argv)
+int rx_ab_run(struct ab_opts *o)
 {
-	struct ab_opts o = { 0 };
-	struct ab a = { .o = &o, .buf = DX_DMABUF_INIT };
+	struct ab a = { .o = o, .buf = DX_DMABUF_INIT };
 	char sz[32];
 	int ret;
 
-	ret = rx_parse_ab(argc, argv, &o);
-	if (ret)
-		return ret > 0 ? 0 : 2;
-	if (!o.seed_set)
-		o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	a.rng = o.seed;
+	if (!o->seed_set)
+		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	a.rng = o->seed;
 	ret = ab_plan(&a);
 	if (ret)
 		return ret > 0 ? 1 : 2;	/* 1: a request failed, 2: usage */
 	rx_signals_setup();
-	ab_run_length(&o, sz, sizeof(sz));
+	ab_run_length(o, sz, sizeof(sz));
 	printf("devmemx-rx ab on %s: %u configurations, %s per run in %u flow%s, %u timed run%s each; order seed %" PRIu64 " (repeat with --seed %" PRIu64 ")\n",
-	       o.dev, a.ncfgs, sz, o.flows, o.flows > 1 ? "s" : "", o.runs,
-	       o.runs > 1 ? "s" : "", o.seed, o.seed);
+	       o->dev, a.ncfgs, sz, o->flows, o->flows > 1 ? "s" : "", o->runs,
+	       o->runs > 1 ? "s" : "", o->seed, o->seed);
 	fflush(stdout);
 	ret = ab_setup(&a);
 	if (!ret)
@@ -513,8 +509,8 @@ int rx_ab(int argc, char **argv)
 	while (a.nzbuf)
 		dx_dmabuf_destroy(&a.zbuf[--a.nzbuf]);
 	free(a.zbuf);
-	if (a.nres && o.csv) {
-		int err = ab_csv_write(o.csv, &o, a.res, a.nres);
+	if (a.nres && o->csv) {
+		int err = ab_csv_write(o->csv, o, a.res, a.nres);
 
 		ret = ret ?: err;
 	}

@@ -152,7 +152,11 @@ struct ab_result {
 	const char *meta_source;
 };
 
-/* rx-ab-opts.c: ab's command line; parse returns < 0 bad usage, > 0 --help. */
+/* rx-ab.c: run the benchmark @o asks for; the exit status (0, 1, 2). */
+int rx_ab_run(struct ab_opts *o);
+
+/* rx-ab-opts.c: ab's command line and usage (see rx.h). */
+extern const char rx_ab_synopsis[], rx_ab_help[];
 int rx_parse_ab(int argc, char **argv, struct ab_opts *o);
 /* A provider's name in options, configurations and the CSV. */
 const char *ab_prov_name(enum ab_prov p);

@@ -207,7 +207,24 @@ static int rx_netdev_list(enum rx_list which, struct rx_print_ctx *c)
 			  rx_print, c, l->what, 0);
 }
 
-int rx_netdev_cmd(int argc, char **argv)
+const char rx_pools_synopsis[] =
+	"devmemx-rx pools [--dev IFNAME] [-j|--json]\n";
+const char rx_queues_synopsis[] =
+	"devmemx-rx queues [--dev IFNAME] [-j|--json]\n";
+const char rx_qstats_synopsis[] =
+	"devmemx-rx qstats [--dev IFNAME] [-j|--json]\n";
+
+const char rx_netdev_help[] =
+	"pools, queues: the page pools and queues the netdev family lists in this\n"
+	"network namespace, a line each (with the dma-buf binding id)\n"
+	"qstats: each device's counters, then each RX and TX queue's (packets,\n"
+	"bytes, HW-GRO), a line each (device lines have no queue-id)\n"
+	"  --dev IFNAME          only IFNAME's\n"
+	"  -j, --json            one JSON object per line, the kernel's numbers\n"
+	"                        (ifindex, queue type 0 rx 1 tx, bytes; dmabuf: the\n"
+	"                        binding id)\n";
+
+int rx_parse_netdev(int argc, char **argv, struct rx_netdev_opts *o)
 {
 	static const struct option opts[] = {
 		{ "dev", required_argument, NULL, 'd' },
@@ -215,7 +232,6 @@ int rx_netdev_cmd(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rx_print_ctx c = { 0 };
 	const char *cmd = argv[0];
 	int opt;
 
@@ -224,37 +240,39 @@ int rx_netdev_cmd(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
-			c.ifindex = if_nametoindex(optarg);
-			if (!c.ifindex) {
+			o->ifindex = if_nametoindex(optarg);
+			if (!o->ifindex) {
 				fprintf(stderr, "devmemx-rx: no network device \"%s\" (see: ip link)\n",
 					optarg);
-				return 1;
+				return -ENODEV;
 			}
 			break;
 		case 'j':
-			c.json = true;
+			o->json = true;
 			break;
 		case 'h':
-			rx_usage(stdout);
-			return 0;
+			return 1;	/* --help: main prints the usage */
 		case ':':
-			dx_bad_usage("%s needs IFNAME", argv[optind - 1]);
-			return 2;
+			return dx_bad_usage("%s needs IFNAME", argv[optind - 1]);
 		default:
-			dx_bad_usage("unknown option \"%s\" for %s (try: devmemx-rx --help)",
-				     argv[optind - 1], cmd);
-			return 2;
+			return dx_bad_usage("unknown option \"%s\" for %s (try: devmemx-rx --help)",
+					    argv[optind - 1], cmd);
 		}
 	}
-	if (optind < argc) {
-		dx_bad_usage("%s takes no argument \"%s\" (try: devmemx-rx --help)",
-			     cmd, argv[optind]);
-		return 2;
-	}
-	if (!strcmp(cmd, "pools"))
-		return rx_netdev_list(RX_LIST_POOLS, &c) ? 1 : 0;
-	if (!strcmp(cmd, "queues"))
-		return rx_netdev_list(RX_LIST_QUEUES, &c) ? 1 : 0;
-	return rx_netdev_list(RX_LIST_QSTATS_DEV, &c) ||
-	       rx_netdev_list(RX_LIST_QSTATS, &c) ? 1 : 0;
+	if (optind < argc)
+		return dx_bad_usage("%s takes no argument \"%s\" (try: devmemx-rx --help)",
+				    cmd, argv[optind]);
+	o->list = !strcmp(cmd, "pools") ? RX_LIST_POOLS :
+		  !strcmp(cmd, "queues") ? RX_LIST_QUEUES : RX_LIST_QSTATS;
+	return 0;
+}
+
+int rx_netdev_run(const struct rx_netdev_opts *o)
+{
+	struct rx_print_ctx c = { .ifindex = o->ifindex, .json = o->json };
+
+	if (o->list != RX_LIST_QSTATS)
+		return rx_netdev_list(o->list, &c);
+	return rx_netdev_list(RX_LIST_QSTATS_DEV, &c) ?:
+	       rx_netdev_list(RX_LIST_QSTATS, &c);
 }

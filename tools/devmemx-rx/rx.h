@@ -64,8 +64,15 @@ struct tx_opts {
 	bool until_closed;	/* send until the receiver closes (no --bytes) */
 };
 
-/* rx-opts.c: the command line; parse returns < 0 bad usage, > 0 --help. */
-void rx_usage(FILE *f);
+/*
+ * Each subcommand's parser sits with its usage: a synopsis (its first line
+ * without the "usage: " or blank lead main puts there, the others
+ * indented in full) and its help paragraphs; main prints them all for
+ * --help. A parser returns 0, < 0 on bad usage (said), > 0 for --help.
+ */
+/* rx-opts.c: recv and send. */
+extern const char rx_recv_synopsis[], rx_recv_help[];
+extern const char rx_send_synopsis[], rx_send_help[];
 int rx_parse_recv(int argc, char **argv, struct rx_opts *o);
 int rx_parse_send(int argc, char **argv, struct tx_opts *o);
 
@@ -166,13 +173,21 @@ const sigset_t *rx_wait_mask(void);
 enum rx_list {
 	RX_LIST_POOLS, RX_LIST_QUEUES, RX_LIST_QSTATS_DEV, RX_LIST_QSTATS
 };
-/* pools | queues | qstats [--dev IFNAME] [-j]: argv[0] is the command. */
-int rx_netdev_cmd(int argc, char **argv);
+extern const char rx_pools_synopsis[], rx_queues_synopsis[];
+extern const char rx_qstats_synopsis[], rx_netdev_help[];
+struct rx_netdev_opts {
+	enum rx_list list;	/* RX_LIST_QSTATS: per device, then per queue */
+	unsigned int ifindex;	/* --dev, 0: every device's */
+	bool json;
+};
+/*
+ * pools | queues | qstats [--dev IFNAME] [-j]: argv[0] is the command;
+ * -ENODEV (said) when --dev names no device.
+ */
+int rx_parse_netdev(int argc, char **argv, struct rx_netdev_opts *o);
+int rx_netdev_run(const struct rx_netdev_opts *o);
 
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);
-
-/* rx-ab.c: devmemx-rx ab, the A/B benchmark. */
-int rx_ab(int argc, char **argv);
 
 #endif
