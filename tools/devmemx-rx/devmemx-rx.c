@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json.h"
 #include "pattern.h"
 #include "rx-ab.h"
 #include "rx.h"
@@ -24,8 +25,8 @@
  * Metadata of the binding: what devmemx says it allocated; for in-tree
  * devmem one struct net_iov (its size from BTF) per niov, as make ab counts.
  */
-static void meta_json(const struct rx_opts *o, const struct rx_bind *b,
-		      const struct dx_dmabuf *buf)
+static void meta_json(struct dx_json *j, const struct rx_opts *o,
+		      const struct rx_bind *b, const struct dx_dmabuf *buf)
 {
 	uint64_t niov = o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize();
 	bool devmemx = !strcmp(o->provider->name, "devmemx");
@@ -33,31 +34,41 @@ static void meta_json(const struct rx_opts *o, const struct rx_bind *b,
 
 	rx_bind_meta(b, devmemx, buf->size, niov,
 		     devmemx ? 0 : rx_btf_struct_size("net_iov"), &m);
-	printf(",\"niov_count\":%" PRIu64 ",\"meta_bytes\":%" PRIu64
-	       ",\"meta_source\":\"%s\"", m.niov_count, m.bytes, m.source);
+	dx_json_u64_field(j, "niov_count", m.niov_count);
+	dx_json_u64_field(j, "meta_bytes", m.bytes);
+	dx_json_string_field(j, "meta_source", m.source);
 }
 
+/* recv's report: one JSON line of counters (see man devmemx-rx). */
 static void print_json(const struct rx_opts *o, const struct rx_bind *b,
 		       const struct dx_dmabuf *buf, const struct rx_stats *st)
 {
-	printf("{\"provider\":\"%s\",\"binding_id\":%u,\"rx_page_size\":%" PRIu64
-	       ",\"bytes\":%" PRIu64 ",\"recvmsg_calls\":%" PRIu64
-	       ",\"cmsgs_dmabuf\":%" PRIu64 ",\"cmsgs_linear\":%" PRIu64
-	       ",\"tokens\":%" PRIu64 ",\"frag_max\":%" PRIu64
-	       ",\"mismatches\":%" PRIu64 ",\"verified_bytes\":%" PRIu64
-	       ",\"held_max\":%" PRIu64
-	       ",\"frag_off_min\":%" PRIu64 ",\"frag_off_end\":%" PRIu64
-	       ",\"verified\":%s,\"dmabuf_bytes\":%zu,\"bind_sec\":%.3f",
-	       o->provider->name, b->id,
-	       o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize(),
-	       st->bytes, st->recvmsg_calls, st->cmsgs_dmabuf, st->cmsgs_linear,
-	       st->tokens, st->frag_max, st->mismatches, st->verified_bytes,
-	       st->held_max,
-	       st->off_min, st->off_end, o->no_verify ? "false" : "true",
-	       buf->size, st->bind_sec);
-	meta_json(o, b, buf);
-	printf(",\"cpu_sec\":%.3f,\"wall_sec\":%.3f}\n", st->cpu_sec,
-	       st->wall_sec);
+	struct dx_json j;
+
+	dx_json_init(&j, stdout, false);
+	dx_json_open_object(&j);
+	dx_json_string_field(&j, "provider", o->provider->name);
+	dx_json_u64_field(&j, "binding_id", b->id);
+	dx_json_u64_field(&j, "rx_page_size", o->rx_page_size ?
+			  o->rx_page_size : (uint64_t)getpagesize());
+	dx_json_u64_field(&j, "bytes", st->bytes);
+	dx_json_u64_field(&j, "recvmsg_calls", st->recvmsg_calls);
+	dx_json_u64_field(&j, "cmsgs_dmabuf", st->cmsgs_dmabuf);
+	dx_json_u64_field(&j, "cmsgs_linear", st->cmsgs_linear);
+	dx_json_u64_field(&j, "tokens", st->tokens);
+	dx_json_u64_field(&j, "frag_max", st->frag_max);
+	dx_json_u64_field(&j, "mismatches", st->mismatches);
+	dx_json_u64_field(&j, "verified_bytes", st->verified_bytes);
+	dx_json_u64_field(&j, "held_max", st->held_max);
+	dx_json_u64_field(&j, "frag_off_min", st->off_min);
+	dx_json_u64_field(&j, "frag_off_end", st->off_end);
+	dx_json_bool_field(&j, "verified", !o->no_verify);
+	dx_json_u64_field(&j, "dmabuf_bytes", buf->size);
+	dx_json_float_field(&j, "bind_sec", "%.3f", st->bind_sec);
+	meta_json(&j, o, b, buf);
+	dx_json_float_field(&j, "cpu_sec", "%.3f", st->cpu_sec);
+	dx_json_float_field(&j, "wall_sec", "%.3f", st->wall_sec);
+	dx_json_close_object(&j);
 	fflush(stdout);
 }
 

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <linux/netdev.h>
 
+#include "json.h"
 #include "rx.h"
 
 /* How text shows a field (JSON always has the number). */
@@ -124,60 +125,66 @@ static void rx_print_text(const struct rx_field *f, uint64_t v)
 
 /*
  * io_uring zcrx's nest: "io-uring rx-buf-len 64K" (the kernel says the size
- * from 6.19 on), -j "io_uring":{"rx_buf_len":65536}.
+ * from 6.19 on), -j "io_uring":{"rx_buf_len":65536}; NULL when it has none.
  */
-static void rx_print_iouring(const struct nlattr *a, bool json,
-			     const char *sep)
+static const struct nlattr *rx_iouring_len(const struct nlattr *a)
 {
 	struct nlattr *tb[NETDEV_A_IO_URING_PROVIDER_INFO_MAX + 1];
-	const struct nlattr *len = NULL;
-	char buf[24];
 
-	if (!nla_parse_nested(tb, NETDEV_A_IO_URING_PROVIDER_INFO_MAX,
-			      (struct nlattr *)a, NULL))
-		len = tb[NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN];
-	if (json) {
-		printf("%s\"io_uring\":{", sep);
-		if (len)
-			printf("\"rx_buf_len\":%" PRIu64, dx_nla_uint(len));
-		putchar('}');
-		return;
-	}
-	printf("%sio-uring", sep);
-	if (len) {
-		dx_fmt_size(dx_nla_uint(len), buf, sizeof(buf));
-		printf(" rx-buf-len %s", buf);
-	}
+	if (nla_parse_nested(tb, NETDEV_A_IO_URING_PROVIDER_INFO_MAX,
+			     (struct nlattr *)a, NULL))
+		return NULL;
+	return tb[NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN];
 }
 
-static int rx_print(const struct dx_reply *r, void *arg)
+/* -j: one JSON object of the kernel's numbers. */
+static void rx_print_json(const struct rx_field *f, const struct dx_reply *r)
 {
-	const struct rx_print_ctx *c = arg;
-	const struct rx_field *f = c->fields;
-	const char *sep = c->json ? "{" : "";
-	const char *n;
+	const struct nlattr *len;
+	struct dx_json j;
 
-	/* --dev: objects of that device only (not those whose device went). */
-	for (; c->ifindex && f->name; f++)
-		if (f->fmt == RX_DEV && (!r->tb[f->attr] ||
-					 dx_nla_uint(r->tb[f->attr]) != c->ifindex))
-			return 0;
-	for (f = c->fields; f->name; f++) {
+	dx_json_init(&j, stdout, false);
+	dx_json_open_object(&j);
+	for (; f->name; f++) {
 		if (!r->tb[f->attr])
 			continue;
-		if (f->fmt == RX_IOURING) {
-			rx_print_iouring(r->tb[f->attr], c->json, sep);
-			sep = c->json ? "," : " ";
+		if (f->fmt != RX_IOURING) {
+			dx_json_u64_field(&j, f->name,
+					  dx_nla_uint(r->tb[f->attr]));
 			continue;
 		}
-		if (c->json) {
-			printf("%s\"%s\":%" PRIu64, sep, f->name,
-			       dx_nla_uint(r->tb[f->attr]));
-			sep = ",";
+		len = rx_iouring_len(r->tb[f->attr]);
+		dx_json_key(&j, "io_uring");
+		dx_json_open_object(&j);
+		if (len)
+			dx_json_u64_field(&j, "rx_buf_len", dx_nla_uint(len));
+		dx_json_close_object(&j);
+	}
+	dx_json_close_object(&j);
+}
+
+/* Text: "name value" pairs on a line. */
+static void rx_print_line(const struct rx_field *f, const struct dx_reply *r)
+{
+	const struct nlattr *len;
+	const char *sep = "";
+	const char *n;
+	char buf[24];
+
+	for (; f->name; f++) {
+		if (!r->tb[f->attr])
 			continue;
-		}
 		fputs(sep, stdout);
 		sep = " ";
+		if (f->fmt == RX_IOURING) {
+			fputs("io-uring", stdout);
+			len = rx_iouring_len(r->tb[f->attr]);
+			if (len) {
+				dx_fmt_size(dx_nla_uint(len), buf, sizeof(buf));
+				printf(" rx-buf-len %s", buf);
+			}
+			continue;
+		}
 		/* Text names: dev, binding, hyphens. */
 		if (f->fmt == RX_DEV)
 			fputs("dev ", stdout);
@@ -190,10 +197,23 @@ static int rx_print(const struct dx_reply *r, void *arg)
 			putchar(' ');
 		rx_print_text(f, dx_nla_uint(r->tb[f->attr]));
 	}
+	putchar('\n');
+}
+
+static int rx_print(const struct dx_reply *r, void *arg)
+{
+	const struct rx_print_ctx *c = arg;
+	const struct rx_field *f;
+
+	/* --dev: objects of that device only (not those whose device went). */
+	for (f = c->fields; c->ifindex && f->name; f++)
+		if (f->fmt == RX_DEV && (!r->tb[f->attr] ||
+					 dx_nla_uint(r->tb[f->attr]) != c->ifindex))
+			return 0;
 	if (c->json)
-		puts(*sep == '{' ? "{}" : "}");
+		rx_print_json(c->fields, r);
 	else
-		putchar('\n');
+		rx_print_line(c->fields, r);
 	return 0;
 }
 

@@ -70,20 +70,4 @@ uint64_t dx_nla_uint(const struct nlattr *a);
 /* Attribute @attr of @r as dx_nla_uint() reads it; 0 when @r has none. */
 uint64_t dx_reply_uint(const struct dx_reply *r, int attr);
 
-/*
- * Print the attributes of @r described by @desc, as "name: value" lines or as
- * one JSON object on a line.
- */
-void dx_print(const struct dx_reply *r, const struct dx_attr *desc,
-	      int maxattr, bool json);
-
-#define DX_PRINT_JSON	1	/* one JSON object on a line */
-#define DX_PRINT_RAW	2	/* JSON: enums and flags as their numbers */
-#define DX_PRINT_OPEN	4	/* JSON: leave the object open (no '}', no newline) */
-/* dx_print() with DX_PRINT_* @flags. */
-void dx_print_flags(const struct dx_reply *r, const struct dx_attr *desc,
-		    int maxattr, unsigned int flags);
-/* @s as a quoted, escaped JSON string. */
-void dx_print_json_str(const char *s);
-
 #endif
