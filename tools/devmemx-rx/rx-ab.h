@@ -4,8 +4,8 @@
  * zcrx. rx-ab.c plans the runs and their rounds (its state, shared with
  * rx-ab-flows.c and rx-ab-env.c, is in rx-ab-run.h), rx-ab-flows.c runs one
  * run's flows, rx-ab-env.c changes the system around them, rx-ab-opts.c
- * parses the options, rx-ab-stats.c reads the counters, rx-ab-report.c
- * writes the CSV and the tables.
+ * parses the options, rx-ab-stats.c reads the counters, rx-ab-agg.c makes the figures,
+ * rx-ab-report.c prints the tables and rx-ab-csv.c writes the CSV files.
  */
 #ifndef DX_RX_AB_H
 #define DX_RX_AB_H
@@ -188,15 +188,21 @@ int ab_device_ns(const char *dev, uint64_t *ns, bool *have);
  */
 int ab_tasks_ns(const char *prefixes, uint64_t *ns);
 
-/* rx-ab-report.c */
+/* rx-ab-agg.c: the figures (more in rx-ab-agg.h). */
+/* A size as 64K, 2M or 1G where it is a whole number of them. */
 void ab_fmt_size(char *out, size_t len, uint64_t v);
+/* "64M" or "10 s": how long each run is. */
 void ab_run_length(const struct ab_opts *o, char *out, size_t len);
 /* The receiving host's CPU of a run (s): what the bars are judged on. */
 double ab_host_cpu(const struct ab_result *r);
-int ab_csv_write(const char *path, const struct ab_opts *o,
-		 const struct ab_result *r, unsigned int n);
+
+/* rx-ab-report.c: the tables, for people. */
 void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 	       unsigned int ncfgs, const struct ab_result *r, unsigned int n);
+
+/* rx-ab-csv.c: the CSV files; 0 or -errno after a message. */
+int ab_csv_write(const char *path, const struct ab_opts *o,
+		 const struct ab_result *r, unsigned int n);
 int ab_summary_write(const char *path, const struct ab_opts *o,
 		     const struct ab_cfg *cfgs, unsigned int ncfgs,
 		     const struct ab_result *r, unsigned int n);

@@ -115,7 +115,7 @@ void rx_bind_meta(const struct rx_bind *b, bool devmemx, uint64_t dmabuf_bytes,
  */
 long rx_btf_struct_size(const char *name);
 
-/* rx-flow.c: an ntuple rule steering the flow to the first bound queue. */
+/* rx-flow.c: the rule steering a flow to the first bound queue; its socket. */
 struct rx_flow {
 	int fd;			/* ioctl socket, -1 when no rule */
 	const char *dev;
@@ -123,6 +123,10 @@ struct rx_flow {
 };
 
 int rx_flow_add(struct rx_flow *f, const struct rx_opts *o);
+/* Listen on --listen (default any) port @o->port: the fd or -errno (said). */
+int rx_listen(const struct rx_opts *o);
+/* One connection on @lfd within --timeout: the fd or -errno (said). */
+int rx_accept(int lfd, const struct rx_opts *o);
 void rx_flow_del(struct rx_flow *f);
 
 /*
@@ -154,8 +158,6 @@ struct rx_stats {
  */
 uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns);
 
-int rx_listen(const struct rx_opts *o);
-int rx_accept(int lfd, const struct rx_opts *o);
 int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	       uint32_t binding_id, struct rx_stats *st);
 
