@@ -189,6 +189,9 @@ struct rx_netdev_opts {
 int rx_parse_netdev(int argc, char **argv, struct rx_netdev_opts *o);
 int rx_netdev_run(const struct rx_netdev_opts *o);
 
+/* rx-recv.c: recv, as @o asks; 0 or -errno after a message. */
+int rx_recv(struct rx_opts *o);
+
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);
 
