@@ -2,142 +2,18 @@
 /*
  * devmemx-rx: receive a TCP stream into a dma-buf bound with devmem (in-tree
  * netdev or devmemx), verify every byte, report counters; and the sender of
- * that stream.
+ * that stream. main hands each subcommand to its parser (which sits with
+ * its usage) and then to the code that runs it: recv in rx-recv.c, send in
+ * rx-send.c, ab in rx-ab.c, pools/queues/qstats in rx-netdev.c.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <net/if.h>
-#include <poll.h>
-#include <signal.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "pattern.h"
 #include "rx-ab.h"
 #include "rx.h"
-
-/*
- * Metadata of the binding: what devmemx says it allocated; for in-tree
- * devmem one struct net_iov (its size from BTF) per niov, as make ab counts.
- */
-static void meta_json(const struct rx_opts *o, const struct rx_bind *b,
-		      const struct dx_dmabuf *buf)
-{
-	uint64_t niov = o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize();
-	bool devmemx = !strcmp(o->provider->name, "devmemx");
-	struct rx_meta m;
-
-	rx_bind_meta(b, devmemx, buf->size, niov,
-		     devmemx ? 0 : ab_btf_struct_size("net_iov"), &m);
-	printf(",\"niov_count\":%" PRIu64 ",\"meta_bytes\":%" PRIu64
-	       ",\"meta_source\":\"%s\"", m.niov_count, m.bytes, m.source);
-}
-
-static void print_json(const struct rx_opts *o, const struct rx_bind *b,
-		       const struct dx_dmabuf *buf, const struct rx_stats *st)
-{
-	printf("{\"provider\":\"%s\",\"binding_id\":%u,\"rx_page_size\":%" PRIu64
-	       ",\"bytes\":%" PRIu64 ",\"recvmsg_calls\":%" PRIu64
-	       ",\"cmsgs_dmabuf\":%" PRIu64 ",\"cmsgs_linear\":%" PRIu64
-	       ",\"tokens\":%" PRIu64 ",\"frag_max\":%" PRIu64
-	       ",\"mismatches\":%" PRIu64 ",\"verified_bytes\":%" PRIu64
-	       ",\"held_max\":%" PRIu64
-	       ",\"frag_off_min\":%" PRIu64 ",\"frag_off_end\":%" PRIu64
-	       ",\"verified\":%s,\"dmabuf_bytes\":%zu,\"bind_sec\":%.3f",
-	       o->provider->name, b->id,
-	       o->rx_page_size ? o->rx_page_size : (uint64_t)getpagesize(),
-	       st->bytes, st->recvmsg_calls, st->cmsgs_dmabuf, st->cmsgs_linear,
-	       st->tokens, st->frag_max, st->mismatches, st->verified_bytes,
-	       st->held_max,
-	       st->off_min, st->off_end, o->no_verify ? "false" : "true",
-	       buf->size, st->bind_sec);
-	meta_json(o, b, buf);
-	printf(",\"cpu_sec\":%.3f,\"wall_sec\":%.3f}\n", st->cpu_sec,
-	       st->wall_sec);
-	fflush(stdout);
-}
-
-/* Accept one connection, receive and verify the stream, report. */
-static int recv_stream(const struct rx_opts *o, struct dx_dmabuf *buf,
-		       const struct rx_bind *b, struct rx_stats *st)
-{
-	int lfd, fd, ret;
-
-	lfd = rx_listen(o);
-	if (lfd < 0)
-		return lfd;
-	fd = rx_accept(lfd, o);
-	close(lfd);
-	if (fd < 0)
-		return fd;
-	ret = rx_receive(fd, o, buf, b->id, st);
-	close(fd);
-	print_json(o, b, buf, st);
-	return ret;
-}
-
-/* A dma-buf of someone else's that the CPU cannot map: a GPU's, typically. */
-static int unreadable(const struct dx_dmabuf *buf)
-{
-	char exp[64];
-
-	dx_dmabuf_exporter(buf->fd, exp, sizeof(exp));
-	fprintf(stderr, "devmemx-rx: the dma-buf cannot be read back here (its exporter, %s, refuses mmap): --no-verify receives and counts without checking the payload (check it in the application that owns the memory)\n",
-		exp);
-	return -EOPNOTSUPP;
-}
-
-static int cmd_recv(struct rx_opts *o)
-{
-	struct dx_dmabuf buf = DX_DMABUF_INIT;
-	struct rx_bind bind = { .ops = o->provider };
-	struct rx_flow flow = { .fd = -1 };
-	struct rx_stats st = { 0 };
-	struct timespec t0, t1;
-	int ret;
-
-	o->ifindex = if_nametoindex(o->dev);
-	if (!o->ifindex) {
-		fprintf(stderr, "devmemx-rx: no network device \"%s\" (see: ip link)\n",
-			o->dev);
-		return -ENODEV;
-	}
-	rx_signals_setup();
-	ret = rx_watch_link(o->dev, o->ifindex);
-	if (!ret)
-		ret = bind.ops->open(&bind);
-	if (ret)
-		goto out;
-	ret = dx_dmabuf_create(&buf, &o->buf);
-	if (!ret && !o->no_verify && !dx_dmabuf_readable(&buf))
-		ret = unreadable(&buf);
-	if (!ret) {
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		ret = bind.ops->bind(&bind, o, buf.fd);
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		st.bind_sec = t1.tv_sec - t0.tv_sec +
-			      (t1.tv_nsec - t0.tv_nsec) / 1e9;
-	}
-	if (!ret && !o->no_flow_rule)
-		ret = rx_flow_add(&flow, o);
-	if (!ret)
-		ret = recv_stream(o, &buf, &bind, &st);
-	/* Undo in reverse; each step is a no-op when its part was not made. */
-	rx_flow_del(&flow);
-	bind.ops->close(&bind);
-	dx_dmabuf_destroy(&buf);
-out:
-	rx_unwatch_link();
-	if (ret == -EINTR && rx_stop_sig)
-		fprintf(stderr, "devmemx-rx: stopped by %s\n",
-			rx_stop_sig == SIGINT ? "SIGINT" : "SIGTERM");
-	if (ret == -ENODEV && rx_link_lost)
-		fprintf(stderr, "devmemx-rx: %s went away (unregistered, or moved to another network namespace)\n",
-			o->dev);
-	return ret;
-}
 
 /* Hidden: check the pattern against fixed values and its own checker. */
 static int cmd_selftest_pattern(void)
@@ -172,8 +48,46 @@ fail:
 	return -EIO;
 }
 
+/*
+ * Usage: every subcommand's synopsis, then its help, each from the file of
+ * its parser, in this order.
+ */
+static void rx_usage(FILE *f)
+{
+	static const char *const synopses[] = {
+		rx_recv_synopsis, rx_send_synopsis, rx_ab_synopsis,
+		rx_pools_synopsis, rx_queues_synopsis, rx_qstats_synopsis,
+		"devmemx-rx -h | --help\n",
+	};
+	static const char *const helps[] = {
+		rx_recv_help, rx_send_help, rx_ab_help, rx_netdev_help,
+		"recv, send and ab also take --help. Exit status: 0 on success (recv: every\n"
+		"byte arrived and verified), 1 on failure, 2 on bad usage.\n",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(synopses); i++) {
+		fputs(i ? "       " : "usage: ", f);
+		fputs(synopses[i], f);
+	}
+	for (i = 0; i < ARRAY_SIZE(helps); i++) {
+		fputc('\n', f);
+		fputs(helps[i], f);
+	}
+}
+
+/* A parser's answer as main's: usage printed for --help (exit 0), 2 for bad usage. */
+static int rx_parsed(int ret)
+{
+	if (ret > 0)
+		rx_usage(stdout);
+	return ret > 0 ? 0 : 2;
+}
+
 int main(int argc, char **argv)
 {
+	struct rx_netdev_opts no = { 0 };
+	struct ab_opts ao = { 0 };
 	struct rx_opts ro = { 0 };
 	struct tx_opts to = { 0 };
 	const char *cmd;
@@ -193,20 +107,30 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "recv")) {
 		ret = rx_parse_recv(argc - 1, argv + 1, &ro);
 		if (ret)
-			return ret > 0 ? 0 : 2;
-		return cmd_recv(&ro) ? 1 : 0;
+			return rx_parsed(ret);
+		return rx_recv(&ro) ? 1 : 0;
 	}
 	if (!strcmp(cmd, "send")) {
 		ret = rx_parse_send(argc - 1, argv + 1, &to);
 		if (ret)
-			return ret > 0 ? 0 : 2;
+			return rx_parsed(ret);
 		return tx_send(&to) ? 1 : 0;
 	}
-	if (!strcmp(cmd, "ab"))
-		return rx_ab(argc - 1, argv + 1);
+	if (!strcmp(cmd, "ab")) {
+		ret = rx_parse_ab(argc - 1, argv + 1, &ao);
+		if (ret)
+			return rx_parsed(ret);
+		return rx_ab_run(&ao);
+	}
 	if (!strcmp(cmd, "pools") || !strcmp(cmd, "queues") ||
-	    !strcmp(cmd, "qstats"))
-		return rx_netdev_cmd(argc - 1, argv + 1);
+	    !strcmp(cmd, "qstats")) {
+		ret = rx_parse_netdev(argc - 1, argv + 1, &no);
+		if (ret == -ENODEV)
+			return 1;
+		if (ret)
+			return rx_parsed(ret);
+		return rx_netdev_run(&no) ? 1 : 0;
+	}
 	if (!strcmp(cmd, "selftest-pattern") && argc == 2)
 		return cmd_selftest_pattern() ? 1 : 0;
 	fprintf(stderr, "devmemx-rx: unknown command \"%s\" (try: devmemx-rx --help)\n",

@@ -13,6 +13,16 @@
 #include "rx-opts.h"
 #include "util.h"
 
+const char *ab_prov_name(enum ab_prov p)
+{
+	static const char * const names[AB_NPROV] = {
+		[AB_NETDEV] = "netdev", [AB_DEVMEMX] = "devmemx",
+		[AB_NETDEV_NODX] = "netdev-nodx", [AB_ZCRX] = "zcrx",
+	};
+
+	return names[p];
+}
+
 static int ab_sizes(char *arg, struct ab_opts *o)
 {
 	char *save = NULL, *t;
@@ -132,6 +142,102 @@ static int ab_cpus(const char *arg, const char *opt, struct ab_cpus *c)
 		c->cpu[i] = cpus[i];
 	return 0;
 }
+
+const char rx_ab_synopsis[] =
+	"devmemx-rx ab --dev IFNAME --queues LIST [--sizes LIST]\n"
+	"                     [--providers netdev,devmemx,netdev-nodx,zcrx | --configs LIST]\n"
+	"                     [--zcrx-area dmabuf|host]\n"
+	"                     [--bytes N | --seconds S] [--cpus LIST] [--rx-cpus LIST]\n"
+	"                     [--napi-cpus LIST]\n"
+	"                     [--runs N] [--flows N [--hold-bytes SIZE]] [--seed N] [--verify]\n"
+	"                     [--verify-every N]\n"
+	"                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
+	"                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
+	"                      --vram SIZE | --pid PID --fd FD]\n"
+	"                     [--listen ADDR] [--sender CMD] [--sender-tasks LIST]\n"
+	"                     [--load-cmd CMD] [--unload-cmd CMD] [--timeout SEC]\n";
+
+const char rx_ab_help[] =
+	"ab: A/B benchmark of in-tree devmem, devmemx and io_uring zcrx. Each\n"
+	"configuration (provider x niov size) binds the dma-buf (zcrx: registers an\n"
+	"interface queue on each queue), receives --bytes over --flows connections\n"
+	"and unbinds, per run; one verified pass of every configuration\n"
+	"first, then --runs rounds of timed runs, each round in an order shuffled\n"
+	"from the printed seed. Per run: the CPUs' busy time (/proc/schedstat, in\n"
+	"ns, each CPU's running task switched out before reading: needs root) and\n"
+	"the receiving host's (less device and sender time), the receiver's own CPU,\n"
+	"recvmsg calls, cmsgs, tokens, SO_DEVMEM_DONTNEED calls, page-pool\n"
+	"allocations, HW-GRO qstats, device time (rx<N>_device_ns in ethtool -S,\n"
+	"where the driver has it), bind time and metadata; then medians per GiB\n"
+	"and the ratios devmemx is judged by.\n"
+	"  --sizes LIST          niov sizes, e.g. 4K,16K,64K (default 4K); in-tree\n"
+	"                        sizes above 4K need Linux 7.3\n"
+	"  --providers LIST      netdev, devmemx, netdev-nodx (in-tree with devmemx\n"
+	"                        unloaded: --unload-cmd before, --load-cmd after),\n"
+	"                        zcrx (io_uring zero-copy receive, a thread per\n"
+	"                        queue) (default netdev,devmemx)\n"
+	"  --configs LIST        exactly these, e.g. netdev-4K,devmemx-64K,zcrx-64K\n"
+	"                        (instead of every provider at every size)\n"
+	"  --zcrx-area dmabuf|host  zcrx's memory: the dma-buf (default; on more\n"
+	"                        than one queue, one of its kind per queue, its size\n"
+	"                        split) or as much anonymous memory (huge pages\n"
+	"                        with --hugetlb)\n"
+	"  --bytes N             per run, over all flows (default 64M)\n"
+	"  --seconds S           per run instead: each flow stops reading S s after\n"
+	"                        the run's first reading (senders: --until-closed);\n"
+	"                        on hardware, runs of 10 s or more (README: A/B)\n"
+	"  --cpus LIST           measure only these CPUs (e.g. 2-3, where the queue's\n"
+	"                        NAPI and the receiver run); the sender must run\n"
+	"                        elsewhere (no --sender, --sender-tasks)\n"
+	"  --rx-cpus LIST        run flow i's receiving thread on CPU i of LIST\n"
+	"                        (counting round it again)\n"
+	"  --napi-cpus LIST      after each bind, run the NAPI thread of queue i of\n"
+	"                        --queues on CPU i of LIST, and its IRQ where the\n"
+	"                        kernel lets it move (threaded NAPI only; a driver\n"
+	"                        may make new NAPI threads when a queue is bound)\n"
+	"  --runs N              timed runs per configuration (default 5)\n"
+	"  --flows N             connections per run, on ports PORT..PORT+N-1, flow i\n"
+	"                        steered to queue i of LIST, counting round it\n"
+	"                        again when N is larger (default 1, at most 64)\n"
+	"  --hold-bytes SIZE     each flow keeps its tokens until they cover SIZE of\n"
+	"                        payload, then returns them at once; in each\n"
+	"                        configuration's first run every flow holds its last\n"
+	"                        SIZE until all do, and the table says what the\n"
+	"                        kernel kept for those tokens (sk_user_frags xarray\n"
+	"                        nodes, slab growth). Not with zcrx; flows x SIZE at\n"
+	"                        most a quarter of the dma-buf\n"
+	"  --seed N              the order's seed (default: from the clock, printed)\n"
+	"  --verify-every N      in verified runs, read back one dma-buf fragment (zcrx:\n"
+	"                        completion) in N, as recv does (CSV verified_bytes)\n"
+	"  --verify              verify the timed runs too (slower); without it the\n"
+	"                        verified pass moves at most 64M per run when ab\n"
+	"                        starts the sender\n"
+	"  --csv FILE            one row per run, raw counters\n"
+	"  --summary FILE        one row per configuration: median, min, max per GiB\n"
+	"  --md FILE             the table printed at the end, as markdown\n"
+	"  --tag TEXT            a label for the table and the CSV rows (no commas)\n"
+	"  --port PORT           first port (default 7400)\n"
+	"  --udmabuf, --hugetlb, --dma-heap, --vram, --pid, --fd  the dma-buf, as\n"
+	"                        for recv (default --udmabuf 64M --hugetlb: large\n"
+	"                        niovs need it); one the CPU cannot map (a GPU's)\n"
+	"                        is not verified, and --verify is refused\n"
+	"  --sender CMD          start each flow's sender as: CMD --port P --bytes N\n"
+	"                        (e.g. 'ip netns exec tx devmemx-rx send --addr IP'),\n"
+	"                        with --fill zero added for runs not verified (the\n"
+	"                        sender shares the machine being measured); without\n"
+	"                        it ab prints what to run on the sender\n"
+	"  --sender-tasks LIST   tasks (name prefixes, e.g. napi/dxsim0-) that\n"
+	"                        work for a sender on this machine: their run\n"
+	"                        time, like the --sender's, is not the receiving\n"
+	"                        host's\n"
+	"  --listen ADDR         listen on ADDR, as for recv; also the address the\n"
+	"                        printed sender loop sends to\n"
+	"  --load-cmd CMD        shell command that loads devmemx again after a\n"
+	"                        netdev-nodx run (default: modprobe devmemx)\n"
+	"  --unload-cmd CMD      shell command that unloads devmemx before a\n"
+	"                        netdev-nodx run (default: modprobe -r devmemx)\n"
+	"  --timeout SEC         per connection and without data (default 120,\n"
+	"                        0: never)\n";
 
 static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 {
@@ -298,7 +404,7 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 	o->unload_cmd = "modprobe -r devmemx";
 	while ((c = getopt_long(argc, argv, "+:", opts, NULL)) != -1) {
 		if (c == 'h')
-			return rx_help();
+			return 1;	/* --help: main prints the usage */
 		if (ab_opt(c, optarg, argc, argv, o))
 			return -EINVAL;
 	}

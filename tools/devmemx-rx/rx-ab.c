@@ -9,86 +9,17 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <net/if.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/netdev.h>
 
 #include "pattern.h"
-#include "rx-ab.h"
-#include "rx-zcrx.h"
-
-struct ab {
-	const struct ab_opts *o;
-	struct rx_opts ro;		/* what every run shares */
-	struct dx_dmabuf buf;		/* one dma-buf, bound anew per run */
-	/*
-	 * zcrx over more than one queue: a dma-buf each (an area starts at
-	 * the dma-buf's offset 0), @buf's size split between them.
-	 */
-	struct dx_dmabuf *zbuf;
-	unsigned int nzbuf;
-	struct ab_cfg cfgs[AB_MAX_CFGS];
-	unsigned int ncfgs;
-	struct ab_result *res;
-	unsigned int nres;
-	long net_iov_size;		/* from BTF, or < 0 */
-	long xa_node_size;		/* --hold-bytes: from BTF, or < 0 */
-	bool readable;			/* the CPU can read the dma-buf back */
-	uint64_t rng;
-	bool dx_unloaded;
-	enum ab_src src;		/* how busy time is read */
-	const cpu_set_t *meas;		/* the CPUs measured, NULL: all */
-	unsigned int ncpus;
-	bool kick;			/* switch out running tasks to read */
-	int napi_threaded;
-};
-
-/*
- * --hold-bytes in the first run (phase verify): each flow ends holding its
- * last batch and waits here; once every flow has come (holding, or done
- * another way), ab reads the kernel's memory for those tokens and opens
- * the gate.
- */
-struct ab_gate {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int arrived;
-	bool open;
-	unsigned int holding;		/* flows that came holding a batch */
-	uint64_t tokens, bytes, nodes;
-};
-
-struct ab_flow {
-	struct rx_opts o;
-	struct ab_gate *gate;		/* NULL: no gate this run */
-	bool arrived;
-	struct dx_dmabuf *buf;
-	uint32_t id;
-	int lfd, fd;
-	struct rx_flow rule;
-	pid_t sender;
-	struct rx_stats st;
-	int ret;
-	int cpu;			/* --rx-cpus: run there; -1 anywhere */
-	pthread_t th;
-};
-
-const char *ab_prov_name(enum ab_prov p)
-{
-	static const char * const names[AB_NPROV] = {
-		[AB_NETDEV] = "netdev", [AB_DEVMEMX] = "devmemx",
-		[AB_NETDEV_NODX] = "netdev-nodx", [AB_ZCRX] = "zcrx",
-	};
-
-	return names[p];
-}
+#include "rx-ab-run.h"
 
 static uint64_t ab_rand(struct ab *a)
 {
@@ -176,54 +107,6 @@ static int ab_plan(struct ab *a)
 	return ret;
 }
 
-/*
- * Run a shell command (--load-cmd, --unload-cmd), with its stderr to
- * /dev/null if @quiet; 0 when it exited 0.
- */
-static int ab_sh(const char *cmd, bool quiet)
-{
-	char *q = NULL;
-	int st;
-
-	if (quiet && asprintf(&q, "{ %s\n} 2>/dev/null", cmd) < 0)
-		return -1;
-	st = system(q ?: cmd);
-	free(q);
-	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-/* devmemx out for a netdev-nodx run; its last bindings may still drain. */
-static int ab_dx_unload(struct ab *a)
-{
-	int i;
-
-	/* Quiet while the last bindings drain; the last try says why. */
-	for (i = 0; i < 50; i++) {
-		if (!ab_sh(a->o->unload_cmd, i < 49)) {
-			a->dx_unloaded = true;
-			return 0;
-		}
-		ab_flush_deferred();
-		usleep(200000);
-	}
-	fprintf(stderr, "devmemx-rx: \"%s\" failed (devmemx must be unloaded for netdev-nodx runs)\n",
-		a->o->unload_cmd);
-	return -EBUSY;
-}
-
-static int ab_dx_load(struct ab *a)
-{
-	if (!a->dx_unloaded)
-		return 0;
-	if (ab_sh(a->o->load_cmd, false)) {
-		fprintf(stderr, "devmemx-rx: \"%s\" failed: devmemx is not loaded again\n",
-			a->o->load_cmd);
-		return -EIO;
-	}
-	a->dx_unloaded = false;
-	return 0;
-}
-
 static int ab_snap(struct ab *a, struct ab_snap *s)
 {
 	struct rusage ru;
@@ -259,155 +142,6 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 	return ret;
 }
 
-/* How much a sender sends: @bytes, or until ab closes (--seconds). */
-static void ab_send_len(const struct ab_opts *o, uint64_t bytes, char *out,
-			size_t len)
-{
-	if (o->seconds)
-		snprintf(out, len, "--until-closed");
-	else
-		snprintf(out, len, "--bytes %" PRIu64, bytes);
-}
-
-static pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
-{
-	char cmd[1024], len[64];
-	pid_t pid;
-
-	ab_send_len(a->o, f->o.expect, len, sizeof(len));
-	snprintf(cmd, sizeof(cmd), "exec %s --port %u %s%s >/dev/null",
-		 a->o->sender, f->o.port, len,
-		 f->o.no_verify ? " --fill zero" : "");
-	pid = fork();
-	if (pid == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	if (pid < 0)
-		fprintf(stderr, "devmemx-rx: fork for the sender: %s\n",
-			strerror(errno));
-	return pid;
-}
-
-/* Reap the sender of @f; add its CPU time to @r. */
-static int ab_sender_wait(struct ab_flow *f, struct ab_result *r)
-{
-	struct rusage ru;
-	int st;
-
-	if (f->sender <= 0)
-		return 0;
-	if (wait4(f->sender, &st, 0, &ru) < 0)
-		return -errno;
-	f->sender = 0;
-	r->tx_user += ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
-	r->tx_sys += ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-	r->have_tx = true;
-	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
-		fprintf(stderr, "devmemx-rx: the sender for port %u failed\n",
-			f->o.port);
-		return -EIO;
-	}
-	return 0;
-}
-
-/* zcrx: the interface queue of one RX queue and the flows steered there. */
-struct ab_zq {
-	struct rx_zcrx z;
-	struct rx_zcrx_sock s[AB_MAX_FLOWS];
-	unsigned int n;
-	int cpu;			/* its first flow's --rx-cpus, or -1 */
-	int ret;
-	pthread_t th;
-};
-
-static int ab_pin_self(int cpu)
-{
-	cpu_set_t one;
-	int err;
-
-	if (cpu < 0)
-		return 0;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	err = pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-	if (err)
-		fprintf(stderr, "devmemx-rx: --rx-cpus: cannot run on CPU %d: %s\n",
-			cpu, strerror(err));
-	return -err;
-}
-
-static void *ab_zq_thread(void *arg)
-{
-	struct ab_zq *q = arg;
-
-	q->ret = ab_pin_self(q->cpu);
-	if (!q->ret)
-		q->ret = rx_zcrx_receive(&q->z, q->s, q->n);
-	return NULL;
-}
-
-/* Flow @f has come to its gate, under the gate's lock. */
-static void ab_gate_arrive(struct ab_flow *f)
-{
-	f->gate->arrived++;
-	f->arrived = true;
-	pthread_cond_broadcast(&f->gate->cond);
-}
-
-/* rx_opts.held: flow @arg holds its last batch until the gate opens. */
-static void ab_held(void *arg, const struct dmabuf_token *runs, size_t nruns,
-		    uint64_t tokens, uint64_t bytes)
-{
-	struct ab_flow *f = arg;
-	struct ab_gate *g = f->gate;
-	uint64_t nodes = rx_xa_nodes(runs, nruns);
-
-	pthread_mutex_lock(&g->lock);
-	g->holding++;
-	g->tokens += tokens;
-	g->bytes += bytes;
-	g->nodes += nodes;
-	ab_gate_arrive(f);
-	while (!g->open)
-		pthread_cond_wait(&g->cond, &g->lock);
-	pthread_mutex_unlock(&g->lock);
-}
-
-static void *ab_flow_thread(void *arg)
-{
-	struct ab_flow *f = arg;
-
-	f->ret = ab_pin_self(f->cpu);
-	if (!f->ret)
-		f->ret = rx_receive(f->fd, &f->o, f->buf, f->id, &f->st);
-	/* Ended without holding a batch (an error): the gate counts it. */
-	if (f->gate && !f->arrived) {
-		pthread_mutex_lock(&f->gate->lock);
-		ab_gate_arrive(f);
-		pthread_mutex_unlock(&f->gate->lock);
-	}
-	return NULL;
-}
-
-static void ab_stats_add(struct rx_stats *d, const struct rx_stats *s)
-{
-	d->bytes += s->bytes;
-	d->recvmsg_calls += s->recvmsg_calls;
-	d->cmsgs_dmabuf += s->cmsgs_dmabuf;
-	d->cmsgs_linear += s->cmsgs_linear;
-	d->tokens += s->tokens;
-	d->dontneed_calls += s->dontneed_calls;
-	d->mismatches += s->mismatches;
-	d->verified_bytes += s->verified_bytes;
-	if (s->frag_max > d->frag_max)
-		d->frag_max = s->frag_max;
-}
-
 static void ab_delta(const struct ab *a, struct ab_result *r,
 		     const struct ab_snap *s0, const struct ab_snap *s1)
 {
@@ -431,194 +165,6 @@ static void ab_delta(const struct ab *a, struct ab_result *r,
 	r->ncpus = a->ncpus;
 	r->cpus_given = a->meas;
 	r->napi_threaded = a->napi_threaded;
-}
-
-/*
- * Listen, steer, and (with --sender) start the sender of every flow; @first:
- * the configuration's first run, the one that measures held tokens.
- */
-static int ab_flows_open(struct ab *a, struct ab_flow *fl, uint32_t id,
-			 bool verify, bool first)
-{
-	unsigned int i;
-	int ret;
-
-	for (i = 0; i < a->o->flows; i++) {
-		struct ab_flow *f = &fl[i];
-
-		f->o = a->ro;
-		f->o.port = a->o->port + i;
-		f->o.queues[0] = a->ro.queues[i % a->ro.nqueues];
-		f->o.expect = a->o->seconds ? 0 : a->o->bytes / a->o->flows;
-		/*
-		 * The verified pass proves the configuration; timing is later.
-		 * (A sender of the user's sends --bytes every time.)
-		 */
-		if (verify && !a->o->verify && a->o->sender && !a->o->seconds &&
-		    a->o->bytes > AB_VERIFY_BYTES)
-			f->o.expect = AB_VERIFY_BYTES / a->o->flows;
-		f->cpu = a->o->rx_cpus.n ?
-			 (int)a->o->rx_cpus.cpu[i % a->o->rx_cpus.n] : -1;
-		f->o.no_verify = !verify;
-		f->o.hold_bytes = a->o->hold_bytes;
-		/* The first run measures the token memory (ab_gate). */
-		f->o.held = first && a->o->hold_bytes && f->o.expect ?
-			    ab_held : NULL;
-		f->buf = &a->buf;
-		f->id = id;
-		ret = rx_flow_add(&f->rule, &f->o);
-		if (ret)
-			return ret;
-		f->lfd = rx_listen(&f->o);
-		if (f->lfd < 0)
-			return f->lfd;
-	}
-	return 0;
-}
-
-static int ab_flows_accept(struct ab *a, struct ab_flow *fl)
-{
-	unsigned int i;
-
-	for (i = 0; i < a->o->flows; i++) {
-		if (a->o->sender) {
-			fl[i].sender = ab_sender_start(a, &fl[i]);
-			if (fl[i].sender < 0)
-				return -errno;
-		}
-	}
-	/*
-	 * Stop listening once a flow is accepted: a sender the user runs in a
-	 * loop connects again as soon as its run ends, and would otherwise be
-	 * queued on this listener and reset when it closes; refused, it
-	 * retries until the next run listens.
-	 */
-	for (i = 0; i < a->o->flows; i++) {
-		fl[i].fd = rx_accept(fl[i].lfd, &fl[i].o);
-		if (fl[i].fd < 0)
-			return fl[i].fd;
-		close(fl[i].lfd);
-		fl[i].lfd = -1;
-	}
-	return 0;
-}
-
-/* zcrx: flow i is on queue i % nqueues; a thread per queue reaps its ring. */
-static int ab_zcrx_receive(struct ab *a, struct ab_flow *fl, struct ab_zq *zq,
-			   struct ab_result *r)
-{
-	unsigned int i, j, nq = a->ro.nqueues, started = 0;
-	int ret = 0;
-
-	for (j = 0; j < nq; j++) {
-		zq[j].n = 0;
-		zq[j].cpu = -1;
-	}
-	for (i = 0; i < a->o->flows; i++) {
-		struct ab_zq *q = &zq[i % nq];
-
-		if (!q->n)
-			q->cpu = fl[i].cpu;
-		q->s[q->n].fd = fl[i].fd;
-		q->s[q->n].o = &fl[i].o;
-		q->s[q->n].st = &fl[i].st;
-		q->n++;
-	}
-	for (j = 0; j < nq && !ret; j++) {
-		if (!zq[j].n)
-			continue;
-		ret = -pthread_create(&zq[j].th, NULL, ab_zq_thread, &zq[j]);
-		if (!ret)
-			started = j + 1;
-	}
-	for (j = 0; j < started; j++) {
-		if (!zq[j].n)
-			continue;
-		pthread_join(zq[j].th, NULL);
-		if (!ret && zq[j].ret)
-			ret = zq[j].ret;
-	}
-	for (i = 0; i < a->o->flows; i++)
-		ab_stats_add(&r->st, &fl[i].st);
-	return ret;
-}
-
-/*
- * Every started flow has come to the gate: what their held tokens cost the
- * kernel, then open it.
- */
-static void ab_gate_measure(struct ab_gate *g, unsigned int started,
-			    bool have_slab0, uint64_t slab0, struct ab_result *r)
-{
-	uint64_t objs, size;
-
-	pthread_mutex_lock(&g->lock);
-	while (g->arrived < started)
-		pthread_cond_wait(&g->cond, &g->lock);
-	r->have_slab = have_slab0 &&
-		       !ab_slab_read("radix_tree_node", &objs, &size);
-	if (r->have_slab) {
-		r->slab_objs = (int64_t)objs - (int64_t)slab0;
-		r->slab_obj_size = size;
-	}
-	r->have_held = true;
-	r->held_flows = g->holding;
-	r->held_tokens = g->tokens;
-	r->held_bytes = g->bytes;
-	r->xa_nodes = g->nodes;
-	g->open = true;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
-
-static int ab_flows_receive(struct ab *a, struct ab_flow *fl,
-			    struct ab_result *r)
-{
-	struct ab_gate g = { .lock = PTHREAD_MUTEX_INITIALIZER,
-			     .cond = PTHREAD_COND_INITIALIZER };
-	bool gate = fl[0].o.held, have_slab0 = false;
-	unsigned int i, started = 0;
-	uint64_t slab0 = 0, size;
-	int ret = 0;
-
-	if (gate)
-		have_slab0 = !ab_slab_read("radix_tree_node", &slab0, &size);
-	for (i = 0; i < a->o->flows && !ret; i++) {
-		fl[i].gate = gate ? &g : NULL;
-		fl[i].o.held_arg = &fl[i];
-		ret = -pthread_create(&fl[i].th, NULL, ab_flow_thread, &fl[i]);
-		if (!ret)
-			started++;
-	}
-	if (gate)
-		ab_gate_measure(&g, started, have_slab0, slab0, r);
-	for (i = 0; i < started; i++) {
-		pthread_join(fl[i].th, NULL);
-		ab_stats_add(&r->st, &fl[i].st);
-		if (!ret && fl[i].ret)
-			ret = fl[i].ret;
-	}
-	return ret;
-}
-
-static int ab_flows_close(struct ab_flow *fl, unsigned int n,
-			  struct ab_result *r)
-{
-	unsigned int i;
-	int ret = 0, err;
-
-	for (i = 0; i < n; i++) {
-		if (fl[i].fd >= 0)
-			close(fl[i].fd);
-		if (fl[i].lfd >= 0)
-			close(fl[i].lfd);
-		if (fl[i].sender > 0 && ret)
-			kill(fl[i].sender, SIGTERM);
-		err = ab_sender_wait(&fl[i], r);
-		ret = ret ?: err;
-		rx_flow_del(&fl[i].rule);
-	}
-	return ret;
 }
 
 /* Metadata: devmemx says; in-tree is one struct net_iov per niov (BTF). */
@@ -679,24 +225,6 @@ static int ab_zcrx_open(struct ab *a, struct ab_zq *zq, uint32_t size)
 				   a->o->buf.hugetlb);
 	}
 	return ret;
-}
-
-/* Wait (up to 10 s) until no page pool carries binding @id any more. */
-static void ab_wait_pools(uint32_t id)
-{
-	int i;
-
-	for (i = 0; i < 100; i++) {
-		ab_flush_deferred();
-		if (ab_pp_count(id) <= 0)
-			return;
-		usleep(100000);
-	}
-	if (id)
-		fprintf(stderr, "devmemx-rx: page pools of binding %u still live after 10 s\n",
-			id);
-	else
-		fprintf(stderr, "devmemx-rx: page pools of io_uring zcrx still live after 10 s\n");
 }
 
 static int ab_run(struct ab *a, struct ab_result *r, bool verify)
@@ -805,23 +333,6 @@ static void ab_progress(const struct ab *a, const struct ab_result *r,
 	(void)a;
 }
 
-/* What the user runs on the sender machine when no --sender is given. */
-static void ab_sender_hint(const struct ab *a, unsigned int total)
-{
-	const struct ab_opts *o = a->o;
-	unsigned int i;
-	char len[64];
-
-	printf("no --sender: on the sender machine run, for each flow (%u connections each):\n",
-	       total);
-	ab_send_len(o, o->bytes / o->flows, len, sizeof(len));
-	for (i = 0; i < o->flows; i++)
-		printf("  for i in $(seq %u); do devmemx-rx send --addr %s --port %u %s --timeout %d || break; done%s\n",
-		       total, o->listen ? o->listen : "RECEIVER-IP", o->port + i,
-		       len, o->timeout, o->flows > 1 ? " &" : "");
-	fflush(stdout);
-}
-
 static int ab_all(struct ab *a)
 {
 	unsigned int ord[AB_MAX_CFGS], round, i, k = 0, total;
@@ -853,77 +364,6 @@ static int ab_all(struct ab *a)
 		}
 	}
 	return ret;
-}
-
-/*
- * How to read busy time: on one CPU, /proc/schedstat after a sleep (every
- * other task has been switched out by then); on more, /proc/schedstat
- * after switching out each measured CPU's task (ab_kick(), which needs
- * SCHED_FIFO); else /proc/stat's ticks, and only for every CPU.
- */
-static int ab_cpu_setup(struct ab *a)
-{
-	const struct ab_opts *o = a->o;
-	uint64_t ns;
-	int ret;
-
-	a->meas = o->cpus.n ? &o->cpus.set : NULL;
-	a->ncpus = o->cpus.n ? o->cpus.n : sysconf(_SC_NPROCESSORS_ONLN);
-	a->src = AB_SRC_TICKS;
-	if (!ab_sched_read(a->meas, &ns)) {
-		if (o->cpus.n) {
-			fprintf(stderr, "devmemx-rx: --cpus needs /proc/schedstat (a kernel with CONFIG_SCHEDSTATS)\n");
-			return -EOPNOTSUPP;
-		}
-		fprintf(stderr, "devmemx-rx: no /proc/schedstat: CPU time from /proc/stat's ticks, too coarse for runs shorter than minutes\n");
-		return 0;
-	}
-	a->src = AB_SRC_SCHED;
-	if (sysconf(_SC_NPROCESSORS_ONLN) == 1)
-		return 0;
-	ret = ab_kick(a->meas);
-	if (!ret) {
-		a->kick = true;
-		return 0;
-	}
-	if (o->cpus.n) {
-		fprintf(stderr, "devmemx-rx: --cpus: reading CPU time needs SCHED_FIFO: %s (run as root)\n",
-			strerror(-ret));
-		return ret;
-	}
-	a->src = AB_SRC_TICKS;
-	fprintf(stderr, "devmemx-rx: cannot run as SCHED_FIFO (%s): CPU time from /proc/stat's ticks, too coarse for runs shorter than minutes\n",
-		strerror(-ret));
-	return 0;
-}
-
-/*
- * Whether @dev's NAPI runs in threads: a receive softirq that runs on an
- * otherwise idle CPU is no task's time, and where the kernel does not
- * account IRQ time (Debian's) /proc/stat counts it as idle.
- */
-static int ab_napi_check(const char *dev, bool pin)
-{
-	char path[64 + IF_NAMESIZE], v[16] = "";
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/class/net/%s/threaded", dev);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(v, sizeof(v), f))
-		v[0] = 0;
-	fclose(f);
-	if (v[0] != '0')
-		return 1;
-	if (pin) {
-		fprintf(stderr, "devmemx-rx: --napi-cpus: %s's NAPI is not threaded: echo 1 > /sys/class/net/%s/threaded\n",
-			dev, dev);
-		return -EINVAL;
-	}
-	fprintf(stderr, "devmemx-rx: %s's NAPI is not threaded: its receive softirqs on otherwise idle CPUs are no task's time and, without IRQ time accounting (Debian's kernels), count as idle; for CPU figures that include them: echo 1 > /sys/class/net/%s/threaded\n",
-		dev, dev);
-	return 0;
 }
 
 /* zcrx on more than one queue with dma-buf areas: a dma-buf per queue. */
@@ -987,7 +427,7 @@ static int ab_setup(struct ab *a)
 	a->napi_threaded = ab_napi_check(o->dev, o->napi_cpus.n);
 	if (a->napi_threaded == -EINVAL)
 		return -EINVAL;
-	a->net_iov_size = ab_btf_struct_size("net_iov");
+	a->net_iov_size = rx_btf_struct_size("net_iov");
 	ret = dx_dmabuf_create(&a->buf, &o->buf);
 	if (ret)
 		return ret;
@@ -1001,7 +441,7 @@ static int ab_setup(struct ab *a)
 		return -EINVAL;
 	}
 	if (o->hold_bytes)
-		a->xa_node_size = ab_btf_struct_size("xa_node");
+		a->xa_node_size = rx_btf_struct_size("xa_node");
 	ret = ab_zcrx_bufs(a);
 	if (ret)
 		return ret;
@@ -1044,27 +484,23 @@ static int ab_outputs(struct ab *a)
 	return ret;
 }
 
-int rx_ab(int argc, char **argv)
+int rx_ab_run(struct ab_opts *o)
 {
-	struct ab_opts o = { 0 };
-	struct ab a = { .o = &o, .buf = DX_DMABUF_INIT };
+	struct ab a = { .o = o, .buf = DX_DMABUF_INIT };
 	char sz[32];
 	int ret;
 
-	ret = rx_parse_ab(argc, argv, &o);
-	if (ret)
-		return ret > 0 ? 0 : 2;
-	if (!o.seed_set)
-		o.seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	a.rng = o.seed;
+	if (!o->seed_set)
+		o->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	a.rng = o->seed;
 	ret = ab_plan(&a);
 	if (ret)
 		return ret > 0 ? 1 : 2;	/* 1: a request failed, 2: usage */
 	rx_signals_setup();
-	ab_run_length(&o, sz, sizeof(sz));
+	ab_run_length(o, sz, sizeof(sz));
 	printf("devmemx-rx ab on %s: %u configurations, %s per run in %u flow%s, %u timed run%s each; order seed %" PRIu64 " (repeat with --seed %" PRIu64 ")\n",
-	       o.dev, a.ncfgs, sz, o.flows, o.flows > 1 ? "s" : "", o.runs,
-	       o.runs > 1 ? "s" : "", o.seed, o.seed);
+	       o->dev, a.ncfgs, sz, o->flows, o->flows > 1 ? "s" : "", o->runs,
+	       o->runs > 1 ? "s" : "", o->seed, o->seed);
 	fflush(stdout);
 	ret = ab_setup(&a);
 	if (!ret)
@@ -1073,8 +509,8 @@ int rx_ab(int argc, char **argv)
 	while (a.nzbuf)
 		dx_dmabuf_destroy(&a.zbuf[--a.nzbuf]);
 	free(a.zbuf);
-	if (a.nres && o.csv) {
-		int err = ab_csv_write(o.csv, &o, a.res, a.nres);
+	if (a.nres && o->csv) {
+		int err = ab_csv_write(o->csv, o, a.res, a.nres);
 
 		ret = ret ?: err;
 	}

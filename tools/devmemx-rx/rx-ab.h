@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * devmemx-rx ab: the A/B benchmark of in-tree devmem, devmemx and io_uring
- * zcrx. rx-ab.c plans and runs, rx-ab-opts.c parses its options,
- * rx-ab-stats.c reads the counters, rx-ab-report.c writes the CSV and the
- * tables.
+ * zcrx. rx-ab.c plans the runs and their rounds (its state, shared with
+ * rx-ab-flows.c and rx-ab-env.c, is in rx-ab-run.h), rx-ab-flows.c runs one
+ * run's flows, rx-ab-env.c changes the system around them, rx-ab-opts.c
+ * parses the options, rx-ab-stats.c reads the counters, rx-ab-agg.c makes the figures,
+ * rx-ab-report.c prints the tables and rx-ab-csv.c writes the CSV files.
  */
 #ifndef DX_RX_AB_H
 #define DX_RX_AB_H
@@ -150,11 +152,16 @@ struct ab_result {
 	const char *meta_source;
 };
 
-/* rx-opts.c */
+/* rx-ab.c: run the benchmark @o asks for; the exit status (0, 1, 2). */
+int rx_ab_run(struct ab_opts *o);
+
+/* rx-ab-opts.c: ab's command line and usage (see rx.h). */
+extern const char rx_ab_synopsis[], rx_ab_help[];
 int rx_parse_ab(int argc, char **argv, struct ab_opts *o);
+/* A provider's name in options, configurations and the CSV. */
 const char *ab_prov_name(enum ab_prov p);
 
-/* rx-ab-stats.c: each returns 0 or -errno (after a message). */
+/* rx-ab-stats.c: the counters, read only; each returns 0 or -errno (after a message). */
 double ab_now(void);
 int ab_cpu_read(uint64_t cpu[AB_NCPU]);
 /*
@@ -162,8 +169,6 @@ int ab_cpu_read(uint64_t cpu[AB_NCPU]);
  * /proc/schedstat); false if none.
  */
 bool ab_sched_read(const cpu_set_t *set, uint64_t *ns);
-/* Switch out what runs on the CPUs of @set (NULL: all): 0 or -errno. */
-int ab_kick(const cpu_set_t *set);
 long ab_clk_tck(void);
 int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
 		   unsigned int nqueues, struct ab_qstats *q);
@@ -172,13 +177,6 @@ int ab_qstats_read(unsigned int ifindex, const uint32_t *queues,
  * (*@have false without them).
  */
 int ab_pp_read(uint32_t id, uint64_t pp[AB_NPP], bool *have);
-/*
- * Run the NAPI thread of @dev's RX queue @queue, and its IRQ where it has
- * one and the IRQ may move, on CPU @cpu (saying so if @say): 0 or -errno
- * after a message (the NAPI must be threaded).
- */
-int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
-		unsigned int cpu, bool say);
 /* How many pools carry binding @id (0: io_uring zcrx's). */
 int ab_pp_count(uint32_t id);
 /* Sum of the device's rx<N>_device_ns (ethtool -S); *@have false if none. */
@@ -189,25 +187,22 @@ int ab_device_ns(const char *dev, uint64_t *ns, bool *have);
  * message) when none does.
  */
 int ab_tasks_ns(const char *prefixes, uint64_t *ns);
-/* sizeof a struct in the running kernel, from /sys/kernel/btf/vmlinux. */
-long ab_btf_struct_size(const char *name);
-/*
- * In-use objects and object size of slab cache @name (/proc/slabinfo, root
- * only): 0 or -errno.
- */
-int ab_slab_read(const char *name, uint64_t *objs, uint64_t *size);
-/* Run the per-CPU NET_RX that frees deferred skbs (loopback UDP per CPU). */
-void ab_flush_deferred(void);
 
-/* rx-ab-report.c */
+/* rx-ab-agg.c: the figures (more in rx-ab-agg.h). */
+/* A size as 64K, 2M or 1G where it is a whole number of them. */
 void ab_fmt_size(char *out, size_t len, uint64_t v);
+/* "64M" or "10 s": how long each run is. */
 void ab_run_length(const struct ab_opts *o, char *out, size_t len);
 /* The receiving host's CPU of a run (s): what the bars are judged on. */
 double ab_host_cpu(const struct ab_result *r);
-int ab_csv_write(const char *path, const struct ab_opts *o,
-		 const struct ab_result *r, unsigned int n);
+
+/* rx-ab-report.c: the tables, for people. */
 void ab_report(FILE *f, const struct ab_opts *o, const struct ab_cfg *cfgs,
 	       unsigned int ncfgs, const struct ab_result *r, unsigned int n);
+
+/* rx-ab-csv.c: the CSV files; 0 or -errno after a message. */
+int ab_csv_write(const char *path, const struct ab_opts *o,
+		 const struct ab_result *r, unsigned int n);
 int ab_summary_write(const char *path, const struct ab_opts *o,
 		     const struct ab_cfg *cfgs, unsigned int ncfgs,
 		     const struct ab_result *r, unsigned int n);

@@ -7,9 +7,11 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/netdev.h>
 
+#include "btf.h"
 #include "family.h"
 #include "rx.h"
 
@@ -191,4 +193,24 @@ void rx_bind_meta(const struct rx_bind *b, bool devmemx, uint64_t dmabuf_bytes,
 	m->niov_count = dmabuf_bytes / niov_size;
 	m->bytes = net_iov_size > 0 ? m->niov_count * net_iov_size : 0;
 	m->source = net_iov_size > 0 ? "btf" : "none";
+}
+
+long rx_btf_struct_size(const char *name)
+{
+	const char *path = DX_BTF_VMLINUX;
+	size_t len = 0;
+	char *b;
+	long ret;
+
+	b = dx_btf_load(path, &len);
+	if (!b) {
+		fprintf(stderr, "devmemx-rx: cannot read %s: %s (in-tree metadata is not computed)\n",
+			path, strerror(errno));
+		return -errno;
+	}
+	ret = dx_btf_struct_size(b, len, name);
+	free(b);
+	if (ret < 0)
+		fprintf(stderr, "devmemx-rx: no struct %s in %s\n", name, path);
+	return ret;
 }

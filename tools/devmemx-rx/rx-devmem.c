@@ -134,60 +134,6 @@ uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns)
 	return nodes;
 }
 
-int rx_listen(const struct rx_opts *o)
-{
-	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
-	struct sockaddr_in a4 = { .sin_family = AF_INET };
-	struct sockaddr *sa = (struct sockaddr *)&a6;
-	socklen_t len = sizeof(a6);
-	int fd, one = 1, zero = 0;
-
-	a6.sin6_port = htons(o->port);
-	a4.sin_port = htons(o->port);
-	if (o->listen && inet_pton(AF_INET, o->listen, &a4.sin_addr) == 1) {
-		sa = (struct sockaddr *)&a4;
-		len = sizeof(a4);
-	} else if (o->listen) {
-		inet_pton(AF_INET6, o->listen, &a6.sin6_addr);
-	}
-	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		goto err;
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (sa->sa_family == AF_INET6 && !o->listen)
-		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, sa, len) || listen(fd, 1))
-		goto err;
-	return fd;
-err:
-	fprintf(stderr, "devmemx-rx: cannot listen on %s port %u: %s%s\n",
-		o->listen ? o->listen : "any address", o->port, strerror(errno),
-		errno == EADDRINUSE ? " (pick another --port)" : "");
-	if (fd >= 0)
-		close(fd);
-	return -EADDRNOTAVAIL;
-}
-
-int rx_accept(int lfd, const struct rx_opts *o)
-{
-	int ret, fd;
-
-	ret = rx_wait(lfd, POLLIN, rx_timeout_ms(o));
-	if (ret == 0) {
-		fprintf(stderr, "devmemx-rx: no connection on port %u within %d s (start the sender, or raise --timeout)\n",
-			o->port, o->timeout);
-		return -ETIMEDOUT;
-	}
-	if (ret < 0)
-		return ret;
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "devmemx-rx: accept: %s\n", strerror(errno));
-		return -errno;
-	}
-	return fd;
-}
-
 /* Give the queued tokens back; the kernel says how many it freed. */
 static int rx_tokens_flush(struct rx_ctx *c)
 {

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ntuple rule that steers the test flow (TCP to --port) to the first
- * bound queue, through the SIOCETHTOOL ioctl; deleted on every way out.
+ * A flow's way in: the ntuple rule that steers it (TCP to --port) to the
+ * first bound queue, through the SIOCETHTOOL ioctl, deleted on every way
+ * out; the listener on --port and the connection accepted there, which
+ * the devmem and zcrx receivers then read.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,4 +147,58 @@ void rx_flow_del(struct rx_flow *f)
 			f->loc, f->dev, strerror(-ret), f->dev, f->loc);
 	close(f->fd);
 	f->fd = -1;
+}
+
+int rx_listen(const struct rx_opts *o)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+	struct sockaddr_in a4 = { .sin_family = AF_INET };
+	struct sockaddr *sa = (struct sockaddr *)&a6;
+	socklen_t len = sizeof(a6);
+	int fd, one = 1, zero = 0;
+
+	a6.sin6_port = htons(o->port);
+	a4.sin_port = htons(o->port);
+	if (o->listen && inet_pton(AF_INET, o->listen, &a4.sin_addr) == 1) {
+		sa = (struct sockaddr *)&a4;
+		len = sizeof(a4);
+	} else if (o->listen) {
+		inet_pton(AF_INET6, o->listen, &a6.sin6_addr);
+	}
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		goto err;
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (sa->sa_family == AF_INET6 && !o->listen)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (bind(fd, sa, len) || listen(fd, 1))
+		goto err;
+	return fd;
+err:
+	fprintf(stderr, "devmemx-rx: cannot listen on %s port %u: %s%s\n",
+		o->listen ? o->listen : "any address", o->port, strerror(errno),
+		errno == EADDRINUSE ? " (pick another --port)" : "");
+	if (fd >= 0)
+		close(fd);
+	return -EADDRNOTAVAIL;
+}
+
+int rx_accept(int lfd, const struct rx_opts *o)
+{
+	int ret, fd;
+
+	ret = rx_wait(lfd, POLLIN, o->timeout ? o->timeout * 1000 : -1);
+	if (ret == 0) {
+		fprintf(stderr, "devmemx-rx: no connection on port %u within %d s (start the sender, or raise --timeout)\n",
+			o->port, o->timeout);
+		return -ETIMEDOUT;
+	}
+	if (ret < 0)
+		return ret;
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "devmemx-rx: accept: %s\n", strerror(errno));
+		return -errno;
+	}
+	return fd;
 }

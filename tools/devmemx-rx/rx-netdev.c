@@ -16,6 +16,7 @@
 #include <string.h>
 #include <linux/netdev.h>
 
+#include "json.h"
 #include "rx.h"
 
 /* How text shows a field (JSON always has the number). */
@@ -124,60 +125,66 @@ static void rx_print_text(const struct rx_field *f, uint64_t v)
 
 /*
  * io_uring zcrx's nest: "io-uring rx-buf-len 64K" (the kernel says the size
- * from 6.19 on), -j "io_uring":{"rx_buf_len":65536}.
+ * from 6.19 on), -j "io_uring":{"rx_buf_len":65536}; NULL when it has none.
  */
-static void rx_print_iouring(const struct nlattr *a, bool json,
-			     const char *sep)
+static const struct nlattr *rx_iouring_len(const struct nlattr *a)
 {
 	struct nlattr *tb[NETDEV_A_IO_URING_PROVIDER_INFO_MAX + 1];
-	const struct nlattr *len = NULL;
-	char buf[24];
 
-	if (!nla_parse_nested(tb, NETDEV_A_IO_URING_PROVIDER_INFO_MAX,
-			      (struct nlattr *)a, NULL))
-		len = tb[NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN];
-	if (json) {
-		printf("%s\"io_uring\":{", sep);
-		if (len)
-			printf("\"rx_buf_len\":%" PRIu64, dx_nla_uint(len));
-		putchar('}');
-		return;
-	}
-	printf("%sio-uring", sep);
-	if (len) {
-		dx_fmt_size(dx_nla_uint(len), buf, sizeof(buf));
-		printf(" rx-buf-len %s", buf);
-	}
+	if (nla_parse_nested(tb, NETDEV_A_IO_URING_PROVIDER_INFO_MAX,
+			     (struct nlattr *)a, NULL))
+		return NULL;
+	return tb[NETDEV_A_IO_URING_PROVIDER_INFO_RX_BUF_LEN];
 }
 
-static int rx_print(const struct dx_reply *r, void *arg)
+/* -j: one JSON object of the kernel's numbers. */
+static void rx_print_json(const struct rx_field *f, const struct dx_reply *r)
 {
-	const struct rx_print_ctx *c = arg;
-	const struct rx_field *f = c->fields;
-	const char *sep = c->json ? "{" : "";
-	const char *n;
+	const struct nlattr *len;
+	struct dx_json j;
 
-	/* --dev: objects of that device only (not those whose device went). */
-	for (; c->ifindex && f->name; f++)
-		if (f->fmt == RX_DEV && (!r->tb[f->attr] ||
-					 dx_nla_uint(r->tb[f->attr]) != c->ifindex))
-			return 0;
-	for (f = c->fields; f->name; f++) {
+	dx_json_init(&j, stdout, false);
+	dx_json_open_object(&j);
+	for (; f->name; f++) {
 		if (!r->tb[f->attr])
 			continue;
-		if (f->fmt == RX_IOURING) {
-			rx_print_iouring(r->tb[f->attr], c->json, sep);
-			sep = c->json ? "," : " ";
+		if (f->fmt != RX_IOURING) {
+			dx_json_u64_field(&j, f->name,
+					  dx_nla_uint(r->tb[f->attr]));
 			continue;
 		}
-		if (c->json) {
-			printf("%s\"%s\":%" PRIu64, sep, f->name,
-			       dx_nla_uint(r->tb[f->attr]));
-			sep = ",";
+		len = rx_iouring_len(r->tb[f->attr]);
+		dx_json_key(&j, "io_uring");
+		dx_json_open_object(&j);
+		if (len)
+			dx_json_u64_field(&j, "rx_buf_len", dx_nla_uint(len));
+		dx_json_close_object(&j);
+	}
+	dx_json_close_object(&j);
+}
+
+/* Text: "name value" pairs on a line. */
+static void rx_print_line(const struct rx_field *f, const struct dx_reply *r)
+{
+	const struct nlattr *len;
+	const char *sep = "";
+	const char *n;
+	char buf[24];
+
+	for (; f->name; f++) {
+		if (!r->tb[f->attr])
 			continue;
-		}
 		fputs(sep, stdout);
 		sep = " ";
+		if (f->fmt == RX_IOURING) {
+			fputs("io-uring", stdout);
+			len = rx_iouring_len(r->tb[f->attr]);
+			if (len) {
+				dx_fmt_size(dx_nla_uint(len), buf, sizeof(buf));
+				printf(" rx-buf-len %s", buf);
+			}
+			continue;
+		}
 		/* Text names: dev, binding, hyphens. */
 		if (f->fmt == RX_DEV)
 			fputs("dev ", stdout);
@@ -190,40 +197,24 @@ static int rx_print(const struct dx_reply *r, void *arg)
 			putchar(' ');
 		rx_print_text(f, dx_nla_uint(r->tb[f->attr]));
 	}
-	if (c->json)
-		puts(*sep == '{' ? "{}" : "}");
-	else
-		putchar('\n');
-	return 0;
+	putchar('\n');
 }
 
-/*
- * One netdev family dump: @cmd, with @fn per reply; @scope for qstats-get
- * (0: per device); @quiet_err an errno to return without a message, or 0.
- */
-int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
-		   void *arg, const char *what, int quiet_err)
+static int rx_print(const struct dx_reply *r, void *arg)
 {
-	struct dx_nl nl = { 0 };
-	struct nl_msg *msg;
-	int ret;
+	const struct rx_print_ctx *c = arg;
+	const struct rx_field *f;
 
-	ret = dx_nl_open(&nl, "netdev");
-	if (ret)
-		return ret;
-	nl.quiet_err = quiet_err;
-	msg = dx_nl_msg(&nl, cmd, true);
-	if (msg && scope && nla_put_u32(msg, NETDEV_A_QSTATS_SCOPE, scope) < 0) {
-		nlmsg_free(msg);
-		msg = NULL;
-	}
-	if (!msg) {
-		dx_nl_close(&nl);
-		return dx_nomem();
-	}
-	ret = dx_nl_call(&nl, msg, maxattr, fn, arg, what);
-	dx_nl_close(&nl);
-	return ret;
+	/* --dev: objects of that device only (not those whose device went). */
+	for (f = c->fields; c->ifindex && f->name; f++)
+		if (f->fmt == RX_DEV && (!r->tb[f->attr] ||
+					 dx_nla_uint(r->tb[f->attr]) != c->ifindex))
+			return 0;
+	if (c->json)
+		rx_print_json(c->fields, r);
+	else
+		rx_print_line(c->fields, r);
+	return 0;
 }
 
 static int rx_netdev_list(enum rx_list which, struct rx_print_ctx *c)
@@ -231,11 +222,29 @@ static int rx_netdev_list(enum rx_list which, struct rx_print_ctx *c)
 	const struct rx_listing *l = &rx_listings[which];
 
 	c->fields = l->fields;
-	return rx_netdev_dump(l->cmd, l->maxattr, l->scope, rx_print, c,
-			      l->what, 0);
+	return dx_nl_dump("netdev", l->cmd, l->maxattr,
+			  l->scope ? NETDEV_A_QSTATS_SCOPE : 0, l->scope,
+			  rx_print, c, l->what, 0);
 }
 
-int rx_netdev_cmd(int argc, char **argv)
+const char rx_pools_synopsis[] =
+	"devmemx-rx pools [--dev IFNAME] [-j|--json]\n";
+const char rx_queues_synopsis[] =
+	"devmemx-rx queues [--dev IFNAME] [-j|--json]\n";
+const char rx_qstats_synopsis[] =
+	"devmemx-rx qstats [--dev IFNAME] [-j|--json]\n";
+
+const char rx_netdev_help[] =
+	"pools, queues: the page pools and queues the netdev family lists in this\n"
+	"network namespace, a line each (with the dma-buf binding id)\n"
+	"qstats: each device's counters, then each RX and TX queue's (packets,\n"
+	"bytes, HW-GRO), a line each (device lines have no queue-id)\n"
+	"  --dev IFNAME          only IFNAME's\n"
+	"  -j, --json            one JSON object per line, the kernel's numbers\n"
+	"                        (ifindex, queue type 0 rx 1 tx, bytes; dmabuf: the\n"
+	"                        binding id)\n";
+
+int rx_parse_netdev(int argc, char **argv, struct rx_netdev_opts *o)
 {
 	static const struct option opts[] = {
 		{ "dev", required_argument, NULL, 'd' },
@@ -243,7 +252,6 @@ int rx_netdev_cmd(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct rx_print_ctx c = { 0 };
 	const char *cmd = argv[0];
 	int opt;
 
@@ -252,37 +260,39 @@ int rx_netdev_cmd(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
-			c.ifindex = if_nametoindex(optarg);
-			if (!c.ifindex) {
+			o->ifindex = if_nametoindex(optarg);
+			if (!o->ifindex) {
 				fprintf(stderr, "devmemx-rx: no network device \"%s\" (see: ip link)\n",
 					optarg);
-				return 1;
+				return -ENODEV;
 			}
 			break;
 		case 'j':
-			c.json = true;
+			o->json = true;
 			break;
 		case 'h':
-			rx_usage(stdout);
-			return 0;
+			return 1;	/* --help: main prints the usage */
 		case ':':
-			dx_bad_usage("%s needs IFNAME", argv[optind - 1]);
-			return 2;
+			return dx_bad_usage("%s needs IFNAME", argv[optind - 1]);
 		default:
-			dx_bad_usage("unknown option \"%s\" for %s (try: devmemx-rx --help)",
-				     argv[optind - 1], cmd);
-			return 2;
+			return dx_bad_usage("unknown option \"%s\" for %s (try: devmemx-rx --help)",
+					    argv[optind - 1], cmd);
 		}
 	}
-	if (optind < argc) {
-		dx_bad_usage("%s takes no argument \"%s\" (try: devmemx-rx --help)",
-			     cmd, argv[optind]);
-		return 2;
-	}
-	if (!strcmp(cmd, "pools"))
-		return rx_netdev_list(RX_LIST_POOLS, &c) ? 1 : 0;
-	if (!strcmp(cmd, "queues"))
-		return rx_netdev_list(RX_LIST_QUEUES, &c) ? 1 : 0;
-	return rx_netdev_list(RX_LIST_QSTATS_DEV, &c) ||
-	       rx_netdev_list(RX_LIST_QSTATS, &c) ? 1 : 0;
+	if (optind < argc)
+		return dx_bad_usage("%s takes no argument \"%s\" (try: devmemx-rx --help)",
+				    cmd, argv[optind]);
+	o->list = !strcmp(cmd, "pools") ? RX_LIST_POOLS :
+		  !strcmp(cmd, "queues") ? RX_LIST_QUEUES : RX_LIST_QSTATS;
+	return 0;
+}
+
+int rx_netdev_run(const struct rx_netdev_opts *o)
+{
+	struct rx_print_ctx c = { .ifindex = o->ifindex, .json = o->json };
+
+	if (o->list != RX_LIST_QSTATS)
+		return rx_netdev_list(o->list, &c);
+	return rx_netdev_list(RX_LIST_QSTATS_DEV, &c) ?:
+	       rx_netdev_list(RX_LIST_QSTATS, &c);
 }

@@ -20,8 +20,6 @@ enum {
 	O_UNTIL_CLOSED, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
 };
 
-/* --help: usage on stdout; > 0 tells main to exit 0. */
-int rx_help(void);
 int rx_parse_port(const char *s, const char *opt, uint16_t *port);
 int rx_parse_seconds(const char *s, const char *opt, int *sec);
 /* --verify-every N: 1 (every fragment) to 2^32 - 1. */

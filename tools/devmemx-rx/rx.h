@@ -64,8 +64,15 @@ struct tx_opts {
 	bool until_closed;	/* send until the receiver closes (no --bytes) */
 };
 
-/* rx-opts.c: the command line; parse returns < 0 bad usage, > 0 --help. */
-void rx_usage(FILE *f);
+/*
+ * Each subcommand's parser sits with its usage: a synopsis (its first line
+ * without the "usage: " or blank lead main puts there, the others
+ * indented in full) and its help paragraphs; main prints them all for
+ * --help. A parser returns 0, < 0 on bad usage (said), > 0 for --help.
+ */
+/* rx-opts.c: recv and send. */
+extern const char rx_recv_synopsis[], rx_recv_help[];
+extern const char rx_send_synopsis[], rx_send_help[];
 int rx_parse_recv(int argc, char **argv, struct rx_opts *o);
 int rx_parse_send(int argc, char **argv, struct tx_opts *o);
 
@@ -102,8 +109,13 @@ struct rx_meta {
 };
 void rx_bind_meta(const struct rx_bind *b, bool devmemx, uint64_t dmabuf_bytes,
 		  uint64_t niov_size, long net_iov_size, struct rx_meta *m);
+/*
+ * sizeof struct @name in the running kernel, from its BTF; < 0 (after a
+ * message) when unknown.
+ */
+long rx_btf_struct_size(const char *name);
 
-/* rx-flow.c: an ntuple rule steering the flow to the first bound queue. */
+/* rx-flow.c: the rule steering a flow to the first bound queue; its socket. */
 struct rx_flow {
 	int fd;			/* ioctl socket, -1 when no rule */
 	const char *dev;
@@ -111,6 +123,10 @@ struct rx_flow {
 };
 
 int rx_flow_add(struct rx_flow *f, const struct rx_opts *o);
+/* Listen on --listen (default any) port @o->port: the fd or -errno (said). */
+int rx_listen(const struct rx_opts *o);
+/* One connection on @lfd within --timeout: the fd or -errno (said). */
+int rx_accept(int lfd, const struct rx_opts *o);
 void rx_flow_del(struct rx_flow *f);
 
 /*
@@ -142,8 +158,6 @@ struct rx_stats {
  */
 uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns);
 
-int rx_listen(const struct rx_opts *o);
-int rx_accept(int lfd, const struct rx_opts *o);
 int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	       uint32_t binding_id, struct rx_stats *st);
 
@@ -161,15 +175,24 @@ const sigset_t *rx_wait_mask(void);
 enum rx_list {
 	RX_LIST_POOLS, RX_LIST_QUEUES, RX_LIST_QSTATS_DEV, RX_LIST_QSTATS
 };
-/* pools | queues | qstats [--dev IFNAME] [-j]: argv[0] is the command. */
-int rx_netdev_cmd(int argc, char **argv);
-int rx_netdev_dump(int cmd, int maxattr, int scope, dx_reply_fn fn,
-		   void *arg, const char *what, int quiet_err);
+extern const char rx_pools_synopsis[], rx_queues_synopsis[];
+extern const char rx_qstats_synopsis[], rx_netdev_help[];
+struct rx_netdev_opts {
+	enum rx_list list;	/* RX_LIST_QSTATS: per device, then per queue */
+	unsigned int ifindex;	/* --dev, 0: every device's */
+	bool json;
+};
+/*
+ * pools | queues | qstats [--dev IFNAME] [-j]: argv[0] is the command;
+ * -ENODEV (said) when --dev names no device.
+ */
+int rx_parse_netdev(int argc, char **argv, struct rx_netdev_opts *o);
+int rx_netdev_run(const struct rx_netdev_opts *o);
+
+/* rx-recv.c: recv, as @o asks; 0 or -errno after a message. */
+int rx_recv(struct rx_opts *o);
 
 /* rx-send.c */
 int tx_send(const struct tx_opts *o);
-
-/* rx-ab.c: devmemx-rx ab, the A/B benchmark. */
-int rx_ab(int argc, char **argv);
 
 #endif

@@ -384,20 +384,24 @@ static void print_state(const struct caps_state *s)
 	unsigned int i;
 
 	nla_parse(tb, DEVMEMX_A_CAPS_MAX, s->reply, s->reply_len, NULL);
-	dx_print_flags(&r, dx_caps_attrs, DEVMEMX_A_CAPS_MAX,
-		       cli_json ? DX_PRINT_JSON | DX_PRINT_RAW | DX_PRINT_OPEN : 0);
 	if (cli_json) {
+		struct dx_json j;
+
+		dx_json_init(&j, stdout, false);
+		dx_json_open_object(&j);
+		dx_json_reply(&j, &r, dx_caps_attrs, DEVMEMX_A_CAPS_MAX, true);
 		if (s->gro_hw >= 0)
-			printf(",\"rx-gro-hw\":%d", s->gro_hw);
-		printf(",\"xdp\":%d,\"unmet\":[", s->xdp);
-		for (i = 0; i < s->nunmet; i++) {
-			if (i)
-				putchar(',');
-			dx_print_json_str(s->unmet[i]);
-		}
-		puts("]}");
+			dx_json_s64_field(&j, "rx-gro-hw", s->gro_hw);
+		dx_json_s64_field(&j, "xdp", s->xdp);
+		dx_json_key(&j, "unmet");
+		dx_json_open_array(&j);
+		for (i = 0; i < s->nunmet; i++)
+			dx_json_string(&j, s->unmet[i]);
+		dx_json_close_array(&j);
+		dx_json_close_object(&j);
 		return;
 	}
+	dx_print(&r, dx_caps_attrs, DEVMEMX_A_CAPS_MAX, false);
 	if (s->gro_hw >= 0)
 		printf("rx-gro-hw: %s\n", s->gro_hw ? "on" : "off");
 	printf("xdp: %s\n", xdp);

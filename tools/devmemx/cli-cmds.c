@@ -31,51 +31,68 @@ static int parse_id(const char *s, bool all_ok, uint32_t *id, bool *all)
 
 /* ---- show ---------------------------------------------------------------- */
 
+/* dx_dmabuf_holders()'s callback, the text's or the JSON's. */
 static void print_holder(int pid, const char *comm, int fd, void *arg)
 {
 	unsigned int *n = arg;
 
-	if (cli_json) {
-		printf("%s{\"pid\":%d,\"comm\":", (*n)++ ? "," : "", pid);
-		dx_print_json_str(comm);
-		printf(",\"fd\":%d}", fd);
-	} else {
-		printf("%s%d (%s) fd %d", (*n)++ ? ", " : "", pid, comm, fd);
-	}
+	printf("%s%d (%s) fd %d", (*n)++ ? ", " : "", pid, comm, fd);
+}
+
+static void json_holder(int pid, const char *comm, int fd, void *arg)
+{
+	struct dx_json *j = arg;
+
+	dx_json_open_object(j);
+	dx_json_s64_field(j, "pid", pid);
+	dx_json_string_field(j, "comm", comm);
+	dx_json_s64_field(j, "fd", fd);
+	dx_json_close_object(j);
 }
 
 /*
  * The processes whose fds hold the binding's dma-buf, found by its inode
  * in /proc/PID/fd (as far as this process may look): a bind with --pid
  * shows the application it took the buffer from, which creator-pid (the
- * process that bound) does not.
+ * process that bound) does not. JSON: member "held-by" of @j's object.
  */
-static void print_holders(const struct dx_reply *r)
+static void print_holders(const struct dx_reply *r, struct dx_json *j)
 {
 	unsigned int n = 0;
+	uint64_t ino;
 
 	if (!r->tb[DEVMEMX_A_BINDING_DMABUF_INO])
 		return;
-	fputs(cli_json ? ",\"held-by\":[" : "held-by: ", stdout);
-	dx_dmabuf_holders(nla_get_u64(r->tb[DEVMEMX_A_BINDING_DMABUF_INO]),
-			  print_holder, &n);
-	if (cli_json)
-		putchar(']');
-	else
-		puts(n ? "" : "no process (the binding alone keeps the dma-buf)");
+	ino = nla_get_u64(r->tb[DEVMEMX_A_BINDING_DMABUF_INO]);
+	if (j) {
+		dx_json_key(j, "held-by");
+		dx_json_open_array(j);
+		dx_dmabuf_holders(ino, json_holder, j);
+		dx_json_close_array(j);
+		return;
+	}
+	fputs("held-by: ", stdout);
+	dx_dmabuf_holders(ino, print_holder, &n);
+	puts(n ? "" : "no process (the binding alone keeps the dma-buf)");
 }
 
 static int print_binding(const struct dx_reply *r, void *arg)
 {
 	unsigned int *n = arg;
+	struct dx_json j;
 
-	if ((*n)++ && !cli_json)
-		putchar('\n');
-	dx_print_flags(r, dx_binding_attrs, DEVMEMX_A_BINDING_MAX,
-		       cli_json ? DX_PRINT_JSON | DX_PRINT_OPEN : 0);
-	print_holders(r);
-	if (cli_json)
-		puts("}");
+	if (!cli_json) {
+		if ((*n)++)
+			putchar('\n');
+		dx_print(r, dx_binding_attrs, DEVMEMX_A_BINDING_MAX, false);
+		print_holders(r, NULL);
+		return 0;
+	}
+	dx_json_init(&j, stdout, false);
+	dx_json_open_object(&j);
+	dx_json_reply(&j, r, dx_binding_attrs, DEVMEMX_A_BINDING_MAX, false);
+	print_holders(r, &j);
+	dx_json_close_object(&j);
 	return 0;
 }
 
@@ -219,6 +236,15 @@ int cli_unbind(int argc, char **argv)
 	dx_nl_close(&nl);
 	if (ret)
 		return CLI_FAIL;
-	printf(cli_json ? "{\"unbound\":%u}\n" : "unbound: %u\n", count);
+	if (cli_json) {
+		struct dx_json j;
+
+		dx_json_init(&j, stdout, false);
+		dx_json_open_object(&j);
+		dx_json_u64_field(&j, "unbound", count);
+		dx_json_close_object(&j);
+	} else {
+		printf("unbound: %u\n", count);
+	}
 	return CLI_OK;
 }

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "json.h"
 #include "nl.h"
 
 /* Exit statuses. */
@@ -47,6 +48,22 @@ struct id_list {
 };
 
 int cli_binding_ids(struct dx_nl *nl, struct id_list *l);
+
+/*
+ * print.c: the attributes of @r described by @desc, as "name: value" lines
+ * or as one JSON object on a line.
+ */
+void dx_print(const struct dx_reply *r, const struct dx_attr *desc,
+	      int maxattr, bool json);
+
+#define DX_PRINT_JSON	1	/* one JSON object on a line */
+#define DX_PRINT_RAW	2	/* JSON: enums and flags as their numbers */
+/* dx_print() with DX_PRINT_* @flags. */
+void dx_print_flags(const struct dx_reply *r, const struct dx_attr *desc,
+		    int maxattr, unsigned int flags);
+/* @r's attributes as members of the object open in @j (@raw: as above). */
+void dx_json_reply(struct dx_json *j, const struct dx_reply *r,
+		   const struct dx_attr *desc, int maxattr, bool raw);
 
 /* The commands: argv[0] is the command's name; they return an exit status. */
 int cli_bind(int argc, char **argv);

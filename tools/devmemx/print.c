@@ -1,51 +1,33 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Print reply attributes as "name: value" lines or as one JSON object, all
- * from the spec's tables: multi-attr attributes as lists ("queues: 0 2 3",
- * "queues":[0,2,3]), a nest of a one-attribute set as that attribute's
- * value, other nests as "a=1,b=2" or a JSON object. Enums and flags print by
- * name, in JSON too unless the caller asks for raw numbers.
+ * Print reply attributes as "name: value" lines or as one JSON object (on
+ * the emitter of lib/json.c), all from the spec's tables: multi-attr
+ * attributes as lists ("queues: 0 2 3", "queues":[0,2,3]), a nest of a
+ * one-attribute set as that attribute's value, other nests as "a=1,b=2" or
+ * a JSON object. Enums and flags print by name, in JSON too unless the
+ * caller asks for raw numbers. JSON keys are the spec's names.
  */
 #include <inttypes.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "nl.h"
+#include "cli.h"
 
 enum dx_style {
 	DX_LINES,	/* top level text: "name: value" per line */
 	DX_INLINE,	/* nested text: "name=value,name=value" */
-	DX_JSON,
 };
 
 static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
 			   const struct dx_attr *desc, int maxattr,
-			   enum dx_style style, bool raw);
-static void dx_print_value(struct nlattr *a, const struct dx_attr *d,
-			   bool json, bool raw);
-
-static void dx_json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", *s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
-static void dx_print_str(const char *s, bool json)
-{
-	if (json)
-		dx_json_str(s);
-	else
-		fputs(s, stdout);
-}
+			   enum dx_style style);
+static void dx_print_value(struct nlattr *a, const struct dx_attr *d);
+static void dx_json_attrs(struct dx_json *j, struct nlattr *attrs, int len,
+			  struct nlattr **tb, const struct dx_attr *desc,
+			  int maxattr, bool raw);
+static void dx_json_value(struct dx_json *j, struct nlattr *a,
+			  const struct dx_attr *d, bool raw);
 
 static uint64_t dx_uint(const struct nlattr *a, enum dx_type t)
 {
@@ -81,29 +63,36 @@ static const char *dx_name(const struct dx_attr *d, uint64_t v)
 	return d->names[v - d->first];
 }
 
-/* Set bits by name, "bitN" for bits the spec does not name; "-" for none. */
-static void dx_print_bits(uint64_t v, const struct dx_attr *d, bool json)
+/* Bit @i's name, "bitN" for bits the spec does not name. */
+static const char *dx_bit_name(const struct dx_attr *d, unsigned int i,
+			       char *buf, size_t len)
+{
+	const char *name = dx_name(d, i);
+
+	if (name)
+		return name;
+	snprintf(buf, len, "bit%u", i);
+	return buf;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* Set bits by name; "-" for none. */
+static void dx_print_bits(uint64_t v, const struct dx_attr *d)
 {
 	bool first = true;
 	char unnamed[8];
-	const char *name;
 	unsigned int i;
 
-	if (json)
-		putchar('[');
 	for (i = 0; i < 64; i++) {
 		if (!(v & (1ULL << i)))
 			continue;
 		if (!first)
-			fputs(json ? "," : " ", stdout);
+			fputs(" ", stdout);
 		first = false;
-		snprintf(unnamed, sizeof(unnamed), "bit%u", i);
-		name = dx_name(d, i);
-		dx_print_str(name ? name : unnamed, json);
+		fputs(dx_bit_name(d, i, unnamed, sizeof(unnamed)), stdout);
 	}
-	if (json)
-		putchar(']');
-	else if (first)
+	if (first)
 		fputs("-", stdout);
 }
 
@@ -141,58 +130,47 @@ static void dx_print_text_num(uint64_t v, const struct dx_attr *d)
 	}
 }
 
-static void dx_print_num(const struct nlattr *a, const struct dx_attr *d,
-			 bool json, bool raw)
+static void dx_print_num(const struct nlattr *a, const struct dx_attr *d)
 {
 	uint64_t v = dx_uint(a, d->type);
 
-	if (json && raw)
-		printf("%" PRIu64, v);
-	else if (d->kind == DX_BITS)
-		dx_print_bits(v, d, json);
+	if (d->kind == DX_BITS)
+		dx_print_bits(v, d);
 	else if (d->kind == DX_ENUM && dx_name(d, v))
-		dx_print_str(dx_name(d, v), json);
-	else if (!json)
-		dx_print_text_num(v, d);
+		fputs(dx_name(d, v), stdout);
 	else
-		printf("%" PRIu64, v);
+		dx_print_text_num(v, d);
 }
 
-static void dx_print_nest(struct nlattr *a, const struct dx_attr *d, bool json,
-			  bool raw)
+static void dx_print_nest(struct nlattr *a, const struct dx_attr *d)
 {
 	struct nlattr *tb[d->nest_max + 1];
 
 	if (nla_parse_nested(tb, d->nest_max, a, NULL) < 0) {
-		fputs(json ? "null" : "?", stdout);
+		fputs("?", stdout);
 		return;
 	}
 	if (d->nest_max != 1 || d->nest[1].multi) {
-		if (json)
-			putchar('{');
 		dx_print_attrs(nla_data(a), nla_len(a), tb, d->nest, d->nest_max,
-			       json ? DX_JSON : DX_INLINE, raw);
-		if (json)
-			putchar('}');
+			       DX_INLINE);
 		return;
 	}
 	/* A set of one attribute (a queue's id): that value stands for it. */
 	if (tb[1])
-		dx_print_value(tb[1], &d->nest[1], json, raw);
+		dx_print_value(tb[1], &d->nest[1]);
 	else
-		fputs(json ? "null" : "-", stdout);
+		fputs("-", stdout);
 }
 
-static void dx_print_value(struct nlattr *a, const struct dx_attr *d, bool json,
-			   bool raw)
+static void dx_print_value(struct nlattr *a, const struct dx_attr *d)
 {
 	if (d->type == DX_NEST && d->nest) {
-		dx_print_nest(a, d, json, raw);
+		dx_print_nest(a, d);
 		return;
 	}
 	switch (d->type) {
 	case DX_STRING:
-		dx_print_str(nla_get_string(a), json);
+		fputs(nla_get_string(a), stdout);
 		return;
 	case DX_FLAG:
 		fputs("true", stdout);
@@ -202,95 +180,191 @@ static void dx_print_value(struct nlattr *a, const struct dx_attr *d, bool json,
 		return;
 	case DX_NEST:
 	case DX_BINARY:
-		printf(json ? "null" : "(%d bytes)", nla_len(a));
+		printf("(%d bytes)", nla_len(a));
 		return;
 	default:
-		dx_print_num(a, d, json, raw);
+		dx_print_num(a, d);
 	}
 }
 
-/* Every occurrence of attribute @type, as "v v v" or [v,v,v]. */
+/* Every occurrence of attribute @type, as "v v v". */
 static void dx_print_multi(struct nlattr *attrs, int len, int type,
-			   const struct dx_attr *d, bool json, bool raw)
+			   const struct dx_attr *d)
 {
 	bool first = true;
 	struct nlattr *a;
 	int rem;
 
-	if (json)
-		putchar('[');
 	nla_for_each_attr(a, attrs, len, rem) {
 		if (nla_type(a) != type)
 			continue;
 		if (!first)
-			putchar(json ? ',' : ' ');
+			putchar(' ');
 		first = false;
-		dx_print_value(a, d, json, raw);
-	}
-	if (json)
-		putchar(']');
-}
-
-static void dx_print_key(const char *name, enum dx_style style, bool first)
-{
-	switch (style) {
-	case DX_LINES:
-		printf("%s: ", name);
-		break;
-	case DX_INLINE:
-		printf("%s%s=", first ? "" : ",", name);
-		break;
-	case DX_JSON:
-		fputs(first ? "" : ",", stdout);
-		dx_json_str(name);
-		putchar(':');
-		break;
+		dx_print_value(a, d);
 	}
 }
 
 static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
 			   const struct dx_attr *desc, int maxattr,
-			   enum dx_style style, bool raw)
+			   enum dx_style style)
 {
-	bool json = style == DX_JSON, first = true;
+	bool first = true;
+	const char *name;
 	int i;
 
 	for (i = 1; i <= maxattr; i++) {
 		if (!tb[i] || !desc[i].name)
 			continue;
 		/* Text names a device "dev", as the commands take it. */
-		dx_print_key(desc[i].kind == DX_IFINDEX && style != DX_JSON ?
-			     "dev" : desc[i].name, style, first);
+		name = desc[i].kind == DX_IFINDEX ? "dev" : desc[i].name;
+		if (style == DX_LINES)
+			printf("%s: ", name);
+		else
+			printf("%s%s=", first ? "" : ",", name);
 		first = false;
 		if (desc[i].multi)
-			dx_print_multi(attrs, len, i, &desc[i], json, raw);
+			dx_print_multi(attrs, len, i, &desc[i]);
 		else
-			dx_print_value(tb[i], &desc[i], json, raw);
+			dx_print_value(tb[i], &desc[i]);
 		if (style == DX_LINES)
 			putchar('\n');
 	}
 }
 
+/* ---- JSON ---------------------------------------------------------------- */
+
+static void dx_json_bits(struct dx_json *j, uint64_t v, const struct dx_attr *d)
+{
+	char unnamed[8];
+	unsigned int i;
+
+	dx_json_open_array(j);
+	for (i = 0; i < 64; i++)
+		if (v & (1ULL << i))
+			dx_json_string(j, dx_bit_name(d, i, unnamed,
+						      sizeof(unnamed)));
+	dx_json_close_array(j);
+}
+
+static void dx_json_num(struct dx_json *j, const struct nlattr *a,
+			const struct dx_attr *d, bool raw)
+{
+	uint64_t v = dx_uint(a, d->type);
+
+	if (raw)
+		dx_json_u64(j, v);
+	else if (d->kind == DX_BITS)
+		dx_json_bits(j, v, d);
+	else if (d->kind == DX_ENUM && dx_name(d, v))
+		dx_json_string(j, dx_name(d, v));
+	else
+		dx_json_u64(j, v);
+}
+
+static void dx_json_nest(struct dx_json *j, struct nlattr *a,
+			 const struct dx_attr *d, bool raw)
+{
+	struct nlattr *tb[d->nest_max + 1];
+
+	if (nla_parse_nested(tb, d->nest_max, a, NULL) < 0) {
+		dx_json_null(j);
+		return;
+	}
+	if (d->nest_max != 1 || d->nest[1].multi) {
+		dx_json_open_object(j);
+		dx_json_attrs(j, nla_data(a), nla_len(a), tb, d->nest,
+			      d->nest_max, raw);
+		dx_json_close_object(j);
+		return;
+	}
+	/* A set of one attribute (a queue's id): that value stands for it. */
+	if (tb[1])
+		dx_json_value(j, tb[1], &d->nest[1], raw);
+	else
+		dx_json_null(j);
+}
+
+static void dx_json_value(struct dx_json *j, struct nlattr *a,
+			  const struct dx_attr *d, bool raw)
+{
+	if (d->type == DX_NEST && d->nest) {
+		dx_json_nest(j, a, d, raw);
+		return;
+	}
+	switch (d->type) {
+	case DX_STRING:
+		dx_json_string(j, nla_get_string(a));
+		return;
+	case DX_FLAG:
+		dx_json_bool(j, true);
+		return;
+	case DX_S32:
+		dx_json_s64(j, (int32_t)nla_get_u32(a));
+		return;
+	case DX_NEST:
+	case DX_BINARY:
+		dx_json_null(j);
+		return;
+	default:
+		dx_json_num(j, a, d, raw);
+	}
+}
+
+/* Every occurrence of attribute @type, as [v,v,v]. */
+static void dx_json_multi(struct dx_json *j, struct nlattr *attrs, int len,
+			  int type, const struct dx_attr *d, bool raw)
+{
+	struct nlattr *a;
+	int rem;
+
+	dx_json_open_array(j);
+	nla_for_each_attr(a, attrs, len, rem)
+		if (nla_type(a) == type)
+			dx_json_value(j, a, d, raw);
+	dx_json_close_array(j);
+}
+
+static void dx_json_attrs(struct dx_json *j, struct nlattr *attrs, int len,
+			  struct nlattr **tb, const struct dx_attr *desc,
+			  int maxattr, bool raw)
+{
+	int i;
+
+	for (i = 1; i <= maxattr; i++) {
+		if (!tb[i] || !desc[i].name)
+			continue;
+		dx_json_key(j, desc[i].name);
+		if (desc[i].multi)
+			dx_json_multi(j, attrs, len, i, &desc[i], raw);
+		else
+			dx_json_value(j, tb[i], &desc[i], raw);
+	}
+}
+
+void dx_json_reply(struct dx_json *j, const struct dx_reply *r,
+		   const struct dx_attr *desc, int maxattr, bool raw)
+{
+	dx_json_attrs(j, r->attrs, r->len, r->tb, desc, maxattr, raw);
+}
+
 void dx_print_flags(const struct dx_reply *r, const struct dx_attr *desc,
 		    int maxattr, unsigned int flags)
 {
-	bool json = flags & DX_PRINT_JSON;
+	struct dx_json j;
 
-	if (json)
-		putchar('{');
-	dx_print_attrs(r->attrs, r->len, r->tb, desc, maxattr,
-		       json ? DX_JSON : DX_LINES, flags & DX_PRINT_RAW);
-	if (json && !(flags & DX_PRINT_OPEN))
-		puts("}");
+	if (!(flags & DX_PRINT_JSON)) {
+		dx_print_attrs(r->attrs, r->len, r->tb, desc, maxattr, DX_LINES);
+		return;
+	}
+	dx_json_init(&j, stdout, false);
+	dx_json_open_object(&j);
+	dx_json_reply(&j, r, desc, maxattr, flags & DX_PRINT_RAW);
+	dx_json_close_object(&j);
 }
 
 void dx_print(const struct dx_reply *r, const struct dx_attr *desc,
 	      int maxattr, bool json)
 {
 	dx_print_flags(r, desc, maxattr, json ? DX_PRINT_JSON : 0);
-}
-
-void dx_print_json_str(const char *s)
-{
-	dx_json_str(s);
 }

@@ -183,6 +183,11 @@ uint64_t dx_nla_uint(const struct nlattr *a)
 	return nla_get_u64((struct nlattr *)a);
 }
 
+uint64_t dx_reply_uint(const struct dx_reply *r, int attr)
+{
+	return r->tb[attr] ? dx_nla_uint(r->tb[attr]) : 0;
+}
+
 int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 	       dx_reply_fn fn, void *arg, const char *what)
 {
@@ -218,4 +223,30 @@ int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
 		return -EIO;
 	}
 	return 0;
+}
+
+int dx_nl_dump(const char *family, int cmd, int maxattr, int attr,
+	       uint32_t val, dx_reply_fn fn, void *arg, const char *what,
+	       int quiet_err)
+{
+	struct dx_nl nl = { 0 };
+	struct nl_msg *msg;
+	int ret;
+
+	ret = dx_nl_open(&nl, family);
+	if (ret)
+		return ret;
+	nl.quiet_err = quiet_err;
+	msg = dx_nl_msg(&nl, cmd, true);
+	if (msg && attr && nla_put_u32(msg, attr, val) < 0) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (!msg) {
+		dx_nl_close(&nl);
+		return dx_nomem();
+	}
+	ret = dx_nl_call(&nl, msg, maxattr, fn, arg, what);
+	dx_nl_close(&nl);
+	return ret;
 }

@@ -56,23 +56,18 @@ int dx_nl_call(struct dx_nl *nl, struct nl_msg *msg, int maxattr,
  */
 int dx_op_takes_attr(const char *family, uint8_t cmd, uint16_t attr);
 
+/*
+ * One dump of @family's @cmd in a socket of its own, with @fn per reply;
+ * @attr (0: none) a u32 attribute of the request, set to @val (qstats-get's
+ * scope); @quiet_err an errno to return without a message, or 0.
+ */
+int dx_nl_dump(const char *family, int cmd, int maxattr, int attr,
+	       uint32_t val, dx_reply_fn fn, void *arg, const char *what,
+	       int quiet_err);
+
 /* The value of a variable-width unsigned ("uint") attribute: 4 or 8 bytes. */
 uint64_t dx_nla_uint(const struct nlattr *a);
-
-/*
- * Print the attributes of @r described by @desc, as "name: value" lines or as
- * one JSON object on a line.
- */
-void dx_print(const struct dx_reply *r, const struct dx_attr *desc,
-	      int maxattr, bool json);
-
-#define DX_PRINT_JSON	1	/* one JSON object on a line */
-#define DX_PRINT_RAW	2	/* JSON: enums and flags as their numbers */
-#define DX_PRINT_OPEN	4	/* JSON: leave the object open (no '}', no newline) */
-/* dx_print() with DX_PRINT_* @flags. */
-void dx_print_flags(const struct dx_reply *r, const struct dx_attr *desc,
-		    int maxattr, unsigned int flags);
-/* @s as a quoted, escaped JSON string. */
-void dx_print_json_str(const char *s);
+/* Attribute @attr of @r as dx_nla_uint() reads it; 0 when @r has none. */
+uint64_t dx_reply_uint(const struct dx_reply *r, int attr);
 
 #endif

@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What devmemx-rx ab changes in the system around its runs: devmemx
+ * unloaded and loaded again (netdev-nodx), how busy time is read (the
+ * kick that switches out each CPU's task: SCHED_FIFO), whether the NAPI
+ * runs in threads and where (--napi-cpus, IRQ affinity), and the deferred
+ * skbs flushed so that a binding's page pools go once it is closed.
+ */
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/netdev.h>
+
+#include "rx-ab-run.h"
+
+/*
+ * Switch out the task running on each CPU of @set (NULL: every CPU), so
+ * that /proc/schedstat holds its run time up to now: this thread visits
+ * each CPU as a SCHED_FIFO task of the highest priority, which preempts
+ * it there. 0, or -errno (-EPERM without CAP_SYS_NICE).
+ */
+int ab_kick(const cpu_set_t *set)
+{
+	struct sched_param fifo = {
+		.sched_priority = sched_get_priority_max(SCHED_FIFO),
+	}, other = { 0 };
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	cpu_set_t old, one;
+	int ret = 0;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -errno;
+	if (sched_setscheduler(0, SCHED_FIFO, &fifo))
+		return -errno;
+	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
+		if (set && !CPU_ISSET(cpu, set))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		/* EINVAL: an offline CPU, which runs nothing. */
+		if (sched_setaffinity(0, sizeof(one), &one) && errno != EINVAL) {
+			ret = -errno;
+			break;
+		}
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	sched_setscheduler(0, SCHED_OTHER, &other);
+	return ret;
+}
+
+/* ---- deferred skbs ----------------------------------------------------- */
+
+/*
+ * Freed skbs wait on the per-CPU defer list of the CPU that received them
+ * until that CPU next runs NET_RX, holding their page pool (and binding)
+ * until then. A loopback datagram sent from each CPU runs it there.
+ */
+static void ab_flush_deferred(void)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET,
+				  .sin_port = htons(9),
+				  .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	cpu_set_t old, one;
+	long cpu, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fd;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || sched_getaffinity(0, sizeof(old), &old)) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* Every CPU, also outside the mask we run under (taskset). */
+	for (cpu = 0; cpu < ncpu && cpu < CPU_SETSIZE; cpu++) {
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		if (!sched_setaffinity(0, sizeof(one), &one))
+			sendto(fd, "", 1, 0, (struct sockaddr *)&to, sizeof(to));
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	close(fd);
+}
+
+/*
+ * Run a shell command (--load-cmd, --unload-cmd), with its stderr to
+ * /dev/null if @quiet; 0 when it exited 0.
+ */
+static int ab_sh(const char *cmd, bool quiet)
+{
+	char *q = NULL;
+	int st;
+
+	if (quiet && asprintf(&q, "{ %s\n} 2>/dev/null", cmd) < 0)
+		return -1;
+	st = system(q ?: cmd);
+	free(q);
+	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* devmemx out for a netdev-nodx run; its last bindings may still drain. */
+int ab_dx_unload(struct ab *a)
+{
+	int i;
+
+	/* Quiet while the last bindings drain; the last try says why. */
+	for (i = 0; i < 50; i++) {
+		if (!ab_sh(a->o->unload_cmd, i < 49)) {
+			a->dx_unloaded = true;
+			return 0;
+		}
+		ab_flush_deferred();
+		usleep(200000);
+	}
+	fprintf(stderr, "devmemx-rx: \"%s\" failed (devmemx must be unloaded for netdev-nodx runs)\n",
+		a->o->unload_cmd);
+	return -EBUSY;
+}
+
+int ab_dx_load(struct ab *a)
+{
+	if (!a->dx_unloaded)
+		return 0;
+	if (ab_sh(a->o->load_cmd, false)) {
+		fprintf(stderr, "devmemx-rx: \"%s\" failed: devmemx is not loaded again\n",
+			a->o->load_cmd);
+		return -EIO;
+	}
+	a->dx_unloaded = false;
+	return 0;
+}
+
+/* Wait (up to 10 s) until no page pool carries binding @id any more. */
+void ab_wait_pools(uint32_t id)
+{
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		ab_flush_deferred();
+		if (ab_pp_count(id) <= 0)
+			return;
+		usleep(100000);
+	}
+	if (id)
+		fprintf(stderr, "devmemx-rx: page pools of binding %u still live after 10 s\n",
+			id);
+	else
+		fprintf(stderr, "devmemx-rx: page pools of io_uring zcrx still live after 10 s\n");
+}
+
+/*
+ * How to read busy time: on one CPU, /proc/schedstat after a sleep (every
+ * other task has been switched out by then); on more, /proc/schedstat
+ * after switching out each measured CPU's task (ab_kick(), which needs
+ * SCHED_FIFO); else /proc/stat's ticks, and only for every CPU.
+ */
+int ab_cpu_setup(struct ab *a)
+{
+	const struct ab_opts *o = a->o;
+	uint64_t ns;
+	int ret;
+
+	a->meas = o->cpus.n ? &o->cpus.set : NULL;
+	a->ncpus = o->cpus.n ? o->cpus.n : sysconf(_SC_NPROCESSORS_ONLN);
+	a->src = AB_SRC_TICKS;
+	if (!ab_sched_read(a->meas, &ns)) {
+		if (o->cpus.n) {
+			fprintf(stderr, "devmemx-rx: --cpus needs /proc/schedstat (a kernel with CONFIG_SCHEDSTATS)\n");
+			return -EOPNOTSUPP;
+		}
+		fprintf(stderr, "devmemx-rx: no /proc/schedstat: CPU time from /proc/stat's ticks, too coarse for runs shorter than minutes\n");
+		return 0;
+	}
+	a->src = AB_SRC_SCHED;
+	if (sysconf(_SC_NPROCESSORS_ONLN) == 1)
+		return 0;
+	ret = ab_kick(a->meas);
+	if (!ret) {
+		a->kick = true;
+		return 0;
+	}
+	if (o->cpus.n) {
+		fprintf(stderr, "devmemx-rx: --cpus: reading CPU time needs SCHED_FIFO: %s (run as root)\n",
+			strerror(-ret));
+		return ret;
+	}
+	a->src = AB_SRC_TICKS;
+	fprintf(stderr, "devmemx-rx: cannot run as SCHED_FIFO (%s): CPU time from /proc/stat's ticks, too coarse for runs shorter than minutes\n",
+		strerror(-ret));
+	return 0;
+}
+
+/*
+ * Whether @dev's NAPI runs in threads: a receive softirq that runs on an
+ * otherwise idle CPU is no task's time, and where the kernel does not
+ * account IRQ time (Debian's) /proc/stat counts it as idle.
+ */
+int ab_napi_check(const char *dev, bool pin)
+{
+	char path[64 + IF_NAMESIZE], v[16] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/threaded", dev);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!fgets(v, sizeof(v), f))
+		v[0] = 0;
+	fclose(f);
+	if (v[0] != '0')
+		return 1;
+	if (pin) {
+		fprintf(stderr, "devmemx-rx: --napi-cpus: %s's NAPI is not threaded: echo 1 > /sys/class/net/%s/threaded\n",
+			dev, dev);
+		return -EINVAL;
+	}
+	fprintf(stderr, "devmemx-rx: %s's NAPI is not threaded: its receive softirqs on otherwise idle CPUs are no task's time and, without IRQ time accounting (Debian's kernels), count as idle; for CPU figures that include them: echo 1 > /sys/class/net/%s/threaded\n",
+		dev, dev);
+	return 0;
+}
+
+/* ---- NAPI threads and IRQs (--napi-cpus) ------------------------------ */
+
+struct ab_napi_arg {
+	unsigned int ifindex;
+	uint32_t queue, napi;		/* in: the queue; out: its NAPI's id */
+	int64_t pid, irq;		/* out: -1 when it has none */
+};
+
+static int ab_queue_napi(const struct dx_reply *r, void *arg)
+{
+	struct ab_napi_arg *a = arg;
+
+	if (dx_reply_uint(r, NETDEV_A_QUEUE_IFINDEX) == a->ifindex &&
+	    dx_reply_uint(r, NETDEV_A_QUEUE_TYPE) == NETDEV_QUEUE_TYPE_RX &&
+	    r->tb[NETDEV_A_QUEUE_ID] &&
+	    dx_reply_uint(r, NETDEV_A_QUEUE_ID) == a->queue)
+		a->napi = dx_reply_uint(r, NETDEV_A_QUEUE_NAPI_ID);
+	return 0;
+}
+
+static int ab_napi_one(const struct dx_reply *r, void *arg)
+{
+	struct ab_napi_arg *a = arg;
+
+	if (!a->napi || dx_reply_uint(r, NETDEV_A_NAPI_ID) != a->napi)
+		return 0;
+	if (r->tb[NETDEV_A_NAPI_PID])
+		a->pid = dx_reply_uint(r, NETDEV_A_NAPI_PID);
+	if (r->tb[NETDEV_A_NAPI_IRQ])
+		a->irq = dx_reply_uint(r, NETDEV_A_NAPI_IRQ);
+	return 0;
+}
+
+/* Write @cpu as IRQ @irq's affinity: 0 or -errno. */
+static int ab_irq_pin(int64_t irq, unsigned int cpu)
+{
+	char path[64];
+	FILE *f;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "/proc/irq/%lld/smp_affinity_list",
+		 (long long)irq);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%u\n", cpu) < 0)
+		ret = -EIO;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
+		unsigned int cpu, bool say)
+{
+	struct ab_napi_arg a = { ifindex, queue, 0, -1, -1 };
+	cpu_set_t one;
+	int ret;
+
+	ret = dx_nl_dump("netdev", NETDEV_CMD_QUEUE_GET, NETDEV_A_QUEUE_MAX, 0,
+			 0, ab_queue_napi, &a, "queue-get", 0);
+	if (!ret && a.napi)
+		ret = dx_nl_dump("netdev", NETDEV_CMD_NAPI_GET, NETDEV_A_NAPI_MAX,
+				 0, 0, ab_napi_one, &a, "napi-get", 0);
+	if (ret)
+		return ret;
+	if (!a.napi) {
+		fprintf(stderr, "devmemx-rx: --napi-cpus: %s's RX queue %u has no NAPI (is the device up?)\n",
+			dev, queue);
+		return -ENOENT;
+	}
+	if (a.pid < 0) {
+		fprintf(stderr, "devmemx-rx: --napi-cpus: the NAPI of %s's RX queue %u (id %u) is not threaded: echo 1 > /sys/class/net/%s/threaded\n",
+			dev, queue, a.napi, dev);
+		return -EINVAL;
+	}
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (sched_setaffinity(a.pid, sizeof(one), &one)) {
+		ret = -errno;
+		fprintf(stderr, "devmemx-rx: --napi-cpus: cannot move the NAPI thread of %s's RX queue %u (pid %lld) to CPU %u: %s\n",
+			dev, queue, (long long)a.pid, cpu, strerror(-ret));
+		return ret;
+	}
+	/* A managed IRQ refuses (EIO): the kernel places it, and that is all. */
+	ret = a.irq >= 0 ? ab_irq_pin(a.irq, cpu) : 0;
+	if (ret && say)
+		fprintf(stderr, "devmemx-rx: --napi-cpus: IRQ %lld of %s's RX queue %u stays where it is: %s\n",
+			(long long)a.irq, dev, queue, strerror(-ret));
+	if (say && a.irq >= 0 && !ret)
+		fprintf(stderr, "devmemx-rx: %s's RX queue %u: NAPI thread %lld and IRQ %lld on CPU %u\n",
+			dev, queue, (long long)a.pid, (long long)a.irq, cpu);
+	else if (say)
+		fprintf(stderr, "devmemx-rx: %s's RX queue %u: NAPI thread %lld on CPU %u\n",
+			dev, queue, (long long)a.pid, cpu);
+	return 0;
+}
