@@ -17,9 +17,10 @@ rxx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
 echo "# the sim with $n queues up in $((SECONDS - t0)) s"
 
 t0=$SECONDS
-id=$(rxx devmemx -j bind dev dxsim1 queues 0-$last size 16K --udmabuf 8M \
-	--hugetlb --persist | json_ids)
-[ -n "$id" ] || fail "bind to queues 0-$last printed no id"
+out=$(rxx devmemx -j bind dev dxsim1 queues 0-$last size 16K --udmabuf 8M \
+	--hugetlb --persist 2>&1) || fail "bind to queues 0-$last: $out"
+id=$(json_ids <<<"$out")
+[ -n "$id" ] || fail "bind to queues 0-$last printed no id: $out"
 echo "# bound to $n queues in $((SECONDS - t0)) s"
 expect_eq "$(rxx devmemx-rx pools -j | grep -c "\"dmabuf\":$id}")" $n \
 	"page pools with the binding"
