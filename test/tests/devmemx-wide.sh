@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # A binding on every queue of a wide device: the sim with 256 queues (as
 # many channels as an mlx5 host has), one dma-buf bound to all of them.
-# BINDING-GET (devmemx show ID) and the dump (devmemx show, -j) list every
-# queue with its buffer size; a flow steered to the last queue of a
+# BINDING-GET (devmemx show ID) and the dump (devmemx show, -j; dx-req
+# dump on a fresh socket) list every queue with its buffer size; a flow steered to the last queue of a
 # 256-queue binding arrives verified; nothing is left after unbind.
 . /dx/tlib.sh
 
@@ -36,7 +36,10 @@ grep -qx "niov-size: 16K" <<<"$out" || fail "show $id: $out"
 out=$(rxx devmemx -j show "$id" 2>&1) || fail "show -j $id: $out"
 grep -q "$want_json" <<<"$out" || fail "show -j $id: $out"
 
-# The dump, in text and JSON.
+# The dump on a socket that read nothing before it (YNL's Python client):
+# its first skb is the kernel's default.
+expect_eq "$(rxx dx-req dump)" "ok 1 $n" "dump on a fresh socket: bindings, queues"
+# The dump, in text and JSON (the CLI's socket read before: 16K).
 out=$(rxx devmemx show 2>&1) || fail "show (dump): $out"
 expect_eq "$(grep '^queues: ' <<<"$out")" "$want" "show (dump): queues"
 out=$(rxx devmemx -j show 2>&1) || fail "show -j (dump): $out"
