@@ -29,6 +29,12 @@ want="queues:$(for q in $(seq 0 $last); do printf ' id=%d,buf-size=16K' "$q"; do
 want_json="\"queues\":\[$(for q in $(seq 0 $last); do
 	printf '{"id":%d,"buf-size":16384}' "$q"; done | sed 's/}{/},{/g')\]"
 
+# What each reader gets, first, on one line: the checks below stop at the
+# first that fails.
+get=$(rxx devmemx show "$id" 2>&1 >/dev/null) && get=ok
+cli=$(rxx devmemx show 2>&1 >/dev/null) && cli=ok
+echo "# show $id: $get; show (dump): $cli; dx-req dump: $(rxx dx-req dump)"
+
 # BINDING-GET.
 out=$(rxx devmemx show "$id" 2>&1) || fail "show $id: $out"
 expect_eq "$(grep '^queues: ' <<<"$out")" "$want" "show $id: queues"
