@@ -422,6 +422,43 @@ static int devmemx_nl_fill_state(struct sk_buff *rsp, struct devmemx_binding *b)
 	return 0;
 }
 
+/*
+ * The most a binding-get message takes, for a binding whose dma-buf's
+ * exporter name is @exp_len bytes long (NUL included): every attribute
+ * devmemx_nl_fill_binding() may put, with DEVMEMX_MAX_QUEUES queues. A
+ * queue's nest is 20 bytes: 180 queues fill a page, what GENLMSG_DEFAULT_SIZE
+ * and a dump's first skb (NLMSG_GOODSIZE) are. Bounded by the request's
+ * limit, not by the binding's queues now: a bind still installing its
+ * queues adds to them.
+ */
+static size_t devmemx_nl_binding_size(size_t exp_len)
+{
+	size_t queue = nla_total_size(nla_total_size(sizeof(u32)) +	/* ID */
+				      nla_total_size(sizeof(u32)));	/* BUF_SIZE */
+
+	return DEVMEMX_MAX_QUEUES * queue +
+	       /*
+		* STATE, IFINDEX, POOLS_OTHER_SIZE, ID, FLAGS, NIOV_SIZE,
+		* NIOV_COUNT, NIOVS_FREE, NIOVS_IN_USE, NIOVS_HIGH_WATER,
+		* CREATOR_PID, PAGE_POOLS
+		*/
+	       12 * nla_total_size(sizeof(u32)) +
+	       /*
+		* OTHER_SIZE_NS, BYTES_CARVED, BYTES_WASTED, ALLOC_FAILURES,
+		* DMABUF_SIZE, DMABUF_INO, METADATA_BYTES
+		*/
+	       7 * nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(exp_len);				/* EXPORTER */
+}
+
+/* The size of the EXPORTER string of @b's dma-buf, its NUL included. */
+static size_t devmemx_nl_exp_len(struct devmemx_binding *b)
+{
+	const char *exp = b->import.dmabuf->exp_name;
+
+	return exp ? strlen(exp) + 1 : 0;
+}
+
 /* Under devmemx_mutex. */
 static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *b,
 				   u32 portid, u32 seq, int flags)
@@ -487,23 +524,52 @@ int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info)
 	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_ID))
 		return -EINVAL;
 	id = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_ID]);
-	rsp = genlmsg_new(GENLMSG_DEFAULT_SIZE, GFP_KERNEL);
-	if (!rsp)
-		return -ENOMEM;
 
 	mutex_lock(&devmemx_mutex);
 	b = devmemx_binding_lookup(id);
-	if (b && devmemx_binding_made_in(b, genl_info_net(info)))
+	if (!b || !devmemx_binding_made_in(b, genl_info_net(info))) {
+		mutex_unlock(&devmemx_mutex);
+		NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u", id);
+		return -ENOENT;
+	}
+	rsp = genlmsg_new(devmemx_nl_binding_size(devmemx_nl_exp_len(b)),
+			  GFP_KERNEL);
+	if (rsp)
 		err = devmemx_nl_fill_binding(rsp, b, info->snd_portid,
 					      info->snd_seq, 0);
+	else
+		err = -ENOMEM;
 	mutex_unlock(&devmemx_mutex);
 	if (err) {
-		if (err == -ENOENT)
-			NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u", id);
 		nlmsg_free(rsp);
 		return err;
 	}
 	return genlmsg_reply(rsp, info);
+}
+
+/*
+ * A dump's skbs hold any binding: the core makes them NLMSG_GOODSIZE (a
+ * page) unless the reader's buffer was larger, and a binding that does not
+ * fit in an empty skb would end the dump with -EMSGSIZE. The exporter's
+ * name is allowed MODULE_NAME_LEN (exporters name themselves after their
+ * module), or the longest of the bindings there are now. A reader needs a
+ * buffer this large, about 5.5K (libnl peeks at each message's size, YNL
+ * reads 128K).
+ */
+int devmemx_nl_binding_get_dump_start(struct netlink_callback *cb)
+{
+	struct net *net = sock_net(cb->skb->sk);
+	struct devmemx_binding *b;
+	size_t exp_len = MODULE_NAME_LEN;
+
+	mutex_lock(&devmemx_mutex);
+	list_for_each_entry(b, &devmemx_bindings, node)
+		if (devmemx_binding_made_in(b, net))
+			exp_len = max(exp_len, devmemx_nl_exp_len(b));
+	mutex_unlock(&devmemx_mutex);
+	cb->min_dump_alloc =
+		nlmsg_total_size(genlmsg_total_size(devmemx_nl_binding_size(exp_len)));
+	return 0;
 }
 
 int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,

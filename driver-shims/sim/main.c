@@ -17,7 +17,7 @@
 
 static unsigned int queues = 4;
 module_param(queues, uint, 0444);
-MODULE_PARM_DESC(queues, "RX/TX queues per device (1-16, default 4)");
+MODULE_PARM_DESC(queues, "RX/TX queues per device (1-256, default 4)");
 
 static bool keep_dma_dev = true;
 module_param(keep_dma_dev, bool, 0444);

@@ -198,14 +198,15 @@ struct net_device *dxsim_create(const char *name, unsigned int queues)
 	priv->ring_size = DXSIM_RING_DEFAULT;
 	spin_lock_init(&priv->steer_lock);
 	dxsim_steer_set_queues(priv, queues);
-	for (i = 0; i < queues; i++)
-		__skb_queue_head_init(&priv->tx_pend[i]);
-
-	priv->rxq = kcalloc(queues, sizeof(*priv->rxq), GFP_KERNEL);
-	if (!priv->rxq) {
+	/* Up to 256 queues: a few hundred KiB, not one contiguous block. */
+	priv->tx_pend = kvcalloc(queues, sizeof(*priv->tx_pend), GFP_KERNEL);
+	priv->rxq = kvcalloc(queues, sizeof(*priv->rxq), GFP_KERNEL);
+	if (!priv->tx_pend || !priv->rxq) {
 		err = -ENOMEM;
 		goto err_free;
 	}
+	for (i = 0; i < queues; i++)
+		__skb_queue_head_init(&priv->tx_pend[i]);
 	for (i = 0; i < queues; i++) {
 		struct dxsim_rxq *rxq = &priv->rxq[i];
 
@@ -237,8 +238,9 @@ struct net_device *dxsim_create(const char *name, unsigned int queues)
 err_napi:
 	for (i = 0; i < queues; i++)
 		netif_napi_del(&priv->rxq[i].napi);
-	kfree(priv->rxq);
 err_free:
+	kvfree(priv->rxq);
+	kvfree(priv->tx_pend);
 	free_netdev(dev);
 	return ERR_PTR(err);
 }
@@ -273,6 +275,7 @@ void dxsim_destroy(struct net_device *dev)
 		skb_queue_purge(&priv->rxq[i].ring);
 		__skb_queue_purge(&priv->tx_pend[i]);
 	}
-	kfree(priv->rxq);
+	kvfree(priv->rxq);
+	kvfree(priv->tx_pend);
 	free_netdev(dev);
 }

@@ -19,10 +19,12 @@
 #include <linux/u64_stats_sync.h>
 #include <net/netmem.h>
 
-#define DXSIM_MAX_QUEUES	16
+/* As many channels as an mlx5 host has at the most. */
+#define DXSIM_MAX_QUEUES	256
 #define DXSIM_RING_DEFAULT	1024	/* packets waiting for RX, per queue */
 #define DXSIM_RING_MAX		4096
-#define DXSIM_INDIR_SIZE	128
+/* An RSS entry for every queue, as mlx5 sizes its table to its channels. */
+#define DXSIM_INDIR_SIZE	DXSIM_MAX_QUEUES
 #define DXSIM_MAX_RULES		64
 #define DXSIM_HDS_THRESH_MAX	1024
 #define DXSIM_MAX_MTU		9000
@@ -129,7 +131,7 @@ struct dxsim_priv {
 	atomic64_t dma_remapped;	/* writes whose DMA address was not physical */
 	atomic64_t dma_switch_routed;	/* writes a PCIe switch took to a peer */
 	/* per TX queue: sent, not yet handed to the peer (see dxsim_xmit) */
-	struct sk_buff_head tx_pend[DXSIM_MAX_QUEUES];
+	struct sk_buff_head *tx_pend;
 
 	spinlock_t steer_lock;		/* rules and indir, read at xmit */
 	struct dxsim_rule rules[DXSIM_MAX_RULES];

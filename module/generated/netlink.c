@@ -79,6 +79,7 @@ static const struct genl_split_ops devmemx_nl_ops[] = {
 	},
 	{
 		.cmd	= DEVMEMX_CMD_BINDING_GET,
+		.start	= devmemx_nl_binding_get_dump_start,
 		.dumpit	= devmemx_nl_binding_get_dumpit,
 		.flags	= GENL_CMD_CAP_DUMP,
 	},

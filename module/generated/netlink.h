@@ -15,6 +15,8 @@
 /* Common nested types */
 extern const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_BUF_SIZE + 1];
 
+int devmemx_nl_binding_get_dump_start(struct netlink_callback *cb);
+
 int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info);
 int devmemx_nl_bind_rx_doit(struct sk_buff *skb, struct genl_info *info);
 int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info);

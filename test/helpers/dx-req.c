@@ -9,16 +9,79 @@
  * (netdev queue-create: a new RX queue of virtual device IFINDEX leasing
  * queue QUEUE of PHYS-IFINDEX). A binding it made ends with its socket, at
  * exit.
+ *
+ * dx-req dump: devmemx's BINDING-GET dump on a socket that has read nothing
+ * yet (the family resolved on another), as YNL's Python client asks it: the
+ * kernel fills the dump's first skb before any read could size it. Prints
+ * "ok BINDINGS QUEUES" (how many of each the dump listed) or "errno N".
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/genetlink.h>
+#include <linux/netlink.h>
+#include <sys/socket.h>
 
 #include "linux/devmemx.h"
 #include "linux/netdev.h"
 #include "dxnl.h"
 
 static struct msg m;
+
+/* The queue nests of a BINDING-GET reply @h. */
+static unsigned int queues(struct nlmsghdr *h)
+{
+	struct nlattr *a = (struct nlattr *)((char *)NLMSG_DATA(h) + GENL_HDRLEN);
+	int len = h->nlmsg_len - NLMSG_HDRLEN - GENL_HDRLEN;
+	unsigned int n = 0;
+
+	for (; len >= NLA_HDRLEN && a->nla_len >= NLA_HDRLEN && a->nla_len <= len;
+	     len -= NLA_ALIGN(a->nla_len), a = (struct nlattr *)((char *)a + NLA_ALIGN(a->nla_len)))
+		n += (a->nla_type & NLA_TYPE_MASK) == DEVMEMX_A_BINDING_QUEUES;
+	return n;
+}
+
+static int dump(void)
+{
+	static char rx[1 << 17] __attribute__((aligned(4)));
+	unsigned int bindings = 0, nq = 0;
+	int fd = nl_open(), dfd = nl_open();
+	uint16_t family = family_id(fd, DEVMEMX_FAMILY_NAME);
+	struct nlmsghdr *h;
+	ssize_t n;
+	int err;
+
+	if (!family) {
+		fprintf(stderr, "dx-req: no devmemx family\n");
+		return 1;
+	}
+	msg_init(&m, family, DEVMEMX_CMD_BINDING_GET, true);
+	((struct nlmsghdr *)m.buf)->nlmsg_len = m.len;
+	if (send(dfd, m.buf, m.len, 0) != (ssize_t)m.len) {
+		perror("dx-req: send");
+		return 1;
+	}
+	for (;;) {
+		n = recv(dfd, rx, sizeof(rx), 0);
+		if (n < 0) {
+			perror("dx-req: recv");
+			return 1;
+		}
+		for (h = (struct nlmsghdr *)rx; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
+			if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE) {
+				/* The error, or DONE's status: an int first in both. */
+				memcpy(&err, NLMSG_DATA(h), sizeof(err));
+				if (err)
+					printf("errno %d\n", -err);
+				else
+					printf("ok %u %u\n", bindings, nq);
+				return 0;
+			}
+			bindings++;
+			nq += queues(h);
+		}
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -29,8 +92,10 @@ int main(int argc, char **argv)
 	uint16_t family;
 	int fd, buf;
 
+	if (argc == 2 && !strcmp(argv[1], "dump"))
+		return dump();
 	if (argc < 3 || argc > 5) {
-		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps|lease IFINDEX [QUEUE [PHYS-IFINDEX]]\n");
+		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps|lease IFINDEX [QUEUE [PHYS-IFINDEX]]\n       dx-req dump\n");
 		return 2;
 	}
 	lease = !strcmp(argv[1], "lease");

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# A binding on every queue of a wide device: the sim with 256 queues (as
+# many channels as an mlx5 host has), one dma-buf bound to all of them.
+# BINDING-GET (devmemx show ID) and the dump (devmemx show, -j; dx-req
+# dump on a fresh socket) list every queue with its buffer size; a flow steered to the last queue of a
+# 256-queue binding arrives verified; nothing is left after unbind.
+. /dx/tlib.sh
+
+n=256
+last=$((n - 1))
+dx_load
+t0=$SECONDS
+sim_setup $n
+trap dx_sim_teardown EXIT
+rxx() { ip netns exec rx "$@"; }
+rxx ethtool -G dxsim1 tcp-data-split on hds-thresh 0
+echo "# the sim with $n queues up in $((SECONDS - t0)) s"
+
+t0=$SECONDS
+out=$(rxx devmemx -j bind dev dxsim1 queues 0-$last size 16K --udmabuf 8M \
+	--hugetlb --persist 2>&1) || fail "bind to queues 0-$last: $out"
+id=$(json_ids <<<"$out")
+[ -n "$id" ] || fail "bind to queues 0-$last printed no id: $out"
+echo "# bound to $n queues in $((SECONDS - t0)) s"
+expect_eq "$(rxx devmemx-rx pools -j | grep -c "\"dmabuf\":$id}")" $n \
+	"page pools with the binding"
+
+want="queues:$(for q in $(seq 0 $last); do printf ' id=%d,buf-size=16K' "$q"; done)"
+want_json="\"queues\":\[$(for q in $(seq 0 $last); do
+	printf '{"id":%d,"buf-size":16384}' "$q"; done | sed 's/}{/},{/g')\]"
+
+# What each reader gets, first, on one line: the checks below stop at the
+# first that fails.
+get=$(rxx devmemx show "$id" 2>&1 >/dev/null) && get=ok
+cli=$(rxx devmemx show 2>&1 >/dev/null) && cli=ok
+echo "# show $id: $get; show (dump): $cli; dx-req dump: $(rxx dx-req dump)"
+
+# BINDING-GET.
+out=$(rxx devmemx show "$id" 2>&1) || fail "show $id: $out"
+expect_eq "$(grep '^queues: ' <<<"$out")" "$want" "show $id: queues"
+grep -qx "niov-size: 16K" <<<"$out" || fail "show $id: $out"
+out=$(rxx devmemx -j show "$id" 2>&1) || fail "show -j $id: $out"
+grep -q "$want_json" <<<"$out" || fail "show -j $id: $out"
+
+# The dump on a socket that read nothing before it (YNL's Python client):
+# its first skb is the kernel's default.
+expect_eq "$(rxx dx-req dump)" "ok 1 $n" "dump on a fresh socket: bindings, queues"
+# The dump, in text and JSON (the CLI's socket read before: 16K).
+out=$(rxx devmemx show 2>&1) || fail "show (dump): $out"
+expect_eq "$(grep '^queues: ' <<<"$out")" "$want" "show (dump): queues"
+out=$(rxx devmemx -j show 2>&1) || fail "show -j (dump): $out"
+expect_eq "$(grep -c "^{\"id\":$id," <<<"$out")" 1 "show -j (dump): binding $id"
+grep -q "$want_json" <<<"$out" || fail "show -j (dump): $out"
+
+expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
+dx_wait_idle
+expect_eq "$(rxx devmemx -j show)" "" "bindings after unbind"
+expect_eq "$(dmabuf_pools rx)" 0 "page pools with a binding after unbind"
+
+# A flow on queue 255 of a binding on all queues (devmemx-rx's own).
+t0=$SECONDS
+devmem_xfer 1048576 9000 --queues $last,0-$((last - 1)) --provider devmemx \
+	--rx-page-size 16384 --udmabuf 8M --hugetlb
+split=$(rx_stat "rx${last}_split")
+[ "$split" -gt 0 ] || fail "queue $last split no payload into the binding"
+echo "# 1M over queue $last of a $n-queue binding in $((SECONDS - t0)) s"
+dx_wait_idle
