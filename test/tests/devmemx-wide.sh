@@ -4,7 +4,7 @@
 # BINDING-GET (devmemx show ID) and the dump (devmemx show, -j; dx-req
 # dump on a fresh socket) list every queue with its buffer size; a flow steered to the last queue of a
 # 256-queue binding arrives verified; nothing is left after unbind.
-. /dx/tlib.sh
+. /dx/guestlib.sh
 
 n=256
 last=$((n - 1))

@@ -282,7 +282,7 @@ static void ab_gate_measure(struct ab_gate *g, unsigned int started,
 	while (g->arrived < started)
 		pthread_cond_wait(&g->cond, &g->lock);
 	r->have_slab = have_slab0 &&
-		       !dx_slab_read("radix_tree_node", &objs, &size);
+		       !dx_slab_read_settled("radix_tree_node", &objs, &size);
 	if (r->have_slab) {
 		r->slab_objs = (int64_t)objs - (int64_t)slab0;
 		r->slab_obj_size = size;
@@ -308,7 +308,7 @@ int ab_flows_receive(struct ab *a, struct ab_flow *fl,
 	int ret = 0;
 
 	if (gate)
-		have_slab0 = !dx_slab_read("radix_tree_node", &slab0, &size);
+		have_slab0 = !dx_slab_read_settled("radix_tree_node", &slab0, &size);
 	for (i = 0; i < a->o->flows && !ret; i++) {
 		fl[i].gate = gate ? &g : NULL;
 		fl[i].o.held_arg = &fl[i];

@@ -12,5 +12,7 @@
  * (slub_debug=F,CACHE), which has neither.
  */
 int dx_slab_read(const char *name, uint64_t *objs, uint64_t *size);
+/* The same, once RCU-deferred frees have landed and the count stays put. */
+int dx_slab_read_settled(const char *name, uint64_t *objs, uint64_t *size);
 
 #endif
