@@ -115,13 +115,22 @@ static int show(struct dx_nl *nl, bool one, uint32_t id)
 			  what);
 }
 
-int cli_show(int argc, char **argv)
+static int cli_show(int argc, char **argv);
+
+const struct cli_cmd cli_cmd_show = {
+	.name = "show",
+	.synopsis = "show [ID]",
+	.help = "show: binding ID, or all of them (text: a blank line between), with counters.\n",
+	.run = cli_show,
+};
+
+static int cli_show(int argc, char **argv)
 {
 	struct dx_nl nl;
 	uint32_t id = 0;
 	int ret;
 
-	if (cli_help(argc, argv))
+	if (cli_help(&cli_cmd_show, argc, argv))
 		return CLI_OK;
 	if (argc > 2) {
 		dx_bad_usage("unexpected argument \"%s\" for show", argv[2]);
@@ -203,7 +212,16 @@ static int unbind_all(struct dx_nl *nl, unsigned int *count)
 	return ret;
 }
 
-int cli_unbind(int argc, char **argv)
+static int cli_unbind(int argc, char **argv);
+
+const struct cli_cmd cli_cmd_unbind = {
+	.name = "unbind",
+	.synopsis = "unbind ID|all",
+	.help = "unbind: end binding ID, or every binding; print how many ended.\n",
+	.run = cli_unbind,
+};
+
+static int cli_unbind(int argc, char **argv)
 {
 	unsigned int count = 0;
 	bool all = false;
@@ -211,7 +229,7 @@ int cli_unbind(int argc, char **argv)
 	uint32_t id;
 	int ret;
 
-	if (cli_help(argc, argv))
+	if (cli_help(&cli_cmd_unbind, argc, argv))
 		return CLI_OK;
 	if (argc != 2) {
 		if (argc < 2)
