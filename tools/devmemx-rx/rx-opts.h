@@ -35,6 +35,23 @@ int rx_positional(int argc, char **argv, const char *cmd);
  */
 int rx_buf_opt(int c, char *arg, int argc, char **argv,
 	       struct dx_dmabuf_spec *b);
+/*
+ * Those options' getopt_long() rows, for the tables of both; recv adds
+ * RX_BUF_OPTS_RECV.
+ */
+#define RX_BUF_OPTS							\
+	{ "udmabuf", required_argument, NULL, O_UDMABUF },		\
+	{ "hugetlb", no_argument, NULL, O_HUGETLB },			\
+	{ "dma-heap", required_argument, NULL, O_DMA_HEAP },		\
+	{ "vram", required_argument, NULL, O_VRAM },			\
+	{ "pid", required_argument, NULL, O_PID },			\
+	{ "fd", required_argument, NULL, O_FD }
+#define RX_BUF_OPTS_RECV						\
+	{ "revocable", no_argument, NULL, O_REVOCABLE },		\
+	{ "tail-first", no_argument, NULL, O_TAIL_FIRST },		\
+	{ "p2pdma", no_argument, NULL, O_P2PDMA },			\
+	{ "vram-dev", required_argument, NULL, O_VRAM_DEV },		\
+	{ "vfio", required_argument, NULL, O_VFIO }
 bool rx_is_addr(const char *s);
 
 #endif
