@@ -115,15 +115,6 @@ static int show(struct dx_nl *nl, bool one, uint32_t id)
 			  what);
 }
 
-static int cli_show(int argc, char **argv);
-
-const struct cli_cmd cli_cmd_show = {
-	.name = "show",
-	.synopsis = "show [ID]",
-	.help = "show: binding ID, or all of them (text: a blank line between), with counters.\n",
-	.run = cli_show,
-};
-
 static int cli_show(int argc, char **argv)
 {
 	struct dx_nl nl;
@@ -141,9 +132,13 @@ static int cli_show(int argc, char **argv)
 	if (cli_open(&nl))
 		return CLI_FAIL;
 	ret = show(&nl, argc == 2, id);
-	dx_nl_close(&nl);
-	return ret ? CLI_FAIL : CLI_OK;
+	return cli_close(&nl, ret);
 }
+
+const struct cli_cmd cli_cmd_show = {
+	.name = "show", .synopsis = "show [ID]", .run = cli_show,
+	.help = "show: binding ID, or all of them (text: a blank line between), with counters.\n",
+};
 
 /* ---- unbind -------------------------------------------------------------- */
 
@@ -212,15 +207,6 @@ static int unbind_all(struct dx_nl *nl, unsigned int *count)
 	return ret;
 }
 
-static int cli_unbind(int argc, char **argv);
-
-const struct cli_cmd cli_cmd_unbind = {
-	.name = "unbind",
-	.synopsis = "unbind ID|all",
-	.help = "unbind: end binding ID, or every binding; print how many ended.\n",
-	.run = cli_unbind,
-};
-
 static int cli_unbind(int argc, char **argv)
 {
 	unsigned int count = 0;
@@ -266,3 +252,8 @@ static int cli_unbind(int argc, char **argv)
 	}
 	return CLI_OK;
 }
+
+const struct cli_cmd cli_cmd_unbind = {
+	.name = "unbind", .synopsis = "unbind ID|all", .run = cli_unbind,
+	.help = "unbind: end binding ID, or every binding; print how many ended.\n",
+};

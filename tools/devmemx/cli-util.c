@@ -97,3 +97,9 @@ int cli_open(struct dx_nl *nl)
 {
 	return dx_nl_open(nl, DEVMEMX_FAMILY_NAME);
 }
+
+int cli_close(struct dx_nl *nl, int ret)
+{
+	dx_nl_close(nl);
+	return ret ? CLI_FAIL : CLI_OK;
+}

@@ -61,6 +61,8 @@ bool cli_help(const struct cli_cmd *cmd, int argc, char **argv);
 unsigned int cli_ifindex(const char *name);
 /* Open the devmemx family (with the CLI's message when it is missing). */
 int cli_open(struct dx_nl *nl);
+/* Close @nl; the exit status of a command whose request returned @ret. */
+int cli_close(struct dx_nl *nl, int ret);
 
 /* Binding ids, as a BINDING-GET dump lists them; the caller frees @ids. */
 struct id_list {

@@ -21,15 +21,6 @@ static int print_info(const struct dx_reply *r, void *arg)
 	return 0;
 }
 
-static int cli_info(int argc, char **argv);
-
-const struct cli_cmd cli_cmd_info = {
-	.name = "info",
-	.synopsis = "info",
-	.help = "info: module version, running kernel, detected kernel features, live objects.\n",
-	.run = cli_info,
-};
-
 static int cli_info(int argc, char **argv)
 {
 	struct nl_msg *msg;
@@ -47,9 +38,13 @@ static int cli_info(int argc, char **argv)
 	msg = dx_nl_msg(&nl, DEVMEMX_CMD_INFO, false);
 	ret = msg ? dx_nl_call(&nl, msg, DEVMEMX_A_INFO_MAX, print_info, NULL,
 			       "info") : dx_nomem();
-	dx_nl_close(&nl);
-	return ret ? CLI_FAIL : CLI_OK;
+	return cli_close(&nl, ret);
 }
+
+const struct cli_cmd cli_cmd_info = {
+	.name = "info", .synopsis = "info", .run = cli_info,
+	.help = "info: module version, running kernel, detected kernel features, live objects.\n",
+};
 
 /* The commands, in the order the usage lists them. */
 static const struct cli_cmd *const cmds[] = {
