@@ -3,6 +3,7 @@
 #ifndef DX_RX_OPTS_H
 #define DX_RX_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -35,23 +36,15 @@ int rx_positional(int argc, char **argv, const char *cmd);
  */
 int rx_buf_opt(int c, char *arg, int argc, char **argv,
 	       struct dx_dmabuf_spec *b);
+/* Those options' codes, for the lists of both; recv adds RX_BUF_RECV. */
+#define RX_BUF		O_UDMABUF, O_HUGETLB, O_DMA_HEAP, O_VRAM, O_PID, O_FD
+#define RX_BUF_RECV	O_REVOCABLE, O_TAIL_FIRST, O_P2PDMA, O_VRAM_DEV, O_VFIO
 /*
- * Those options' getopt_long() rows, for the tables of both; recv adds
- * RX_BUF_OPTS_RECV.
+ * The getopt_long() table of a subcommand: the options whose codes @codes
+ * lists (ended by 0; 'h' is --help), each from the one table of every
+ * option devmemx-rx has, into @out, which has a row for each and the end.
  */
-#define RX_BUF_OPTS							\
-	{ "udmabuf", required_argument, NULL, O_UDMABUF },		\
-	{ "hugetlb", no_argument, NULL, O_HUGETLB },			\
-	{ "dma-heap", required_argument, NULL, O_DMA_HEAP },		\
-	{ "vram", required_argument, NULL, O_VRAM },			\
-	{ "pid", required_argument, NULL, O_PID },			\
-	{ "fd", required_argument, NULL, O_FD }
-#define RX_BUF_OPTS_RECV						\
-	{ "revocable", no_argument, NULL, O_REVOCABLE },		\
-	{ "tail-first", no_argument, NULL, O_TAIL_FIRST },		\
-	{ "p2pdma", no_argument, NULL, O_P2PDMA },			\
-	{ "vram-dev", required_argument, NULL, O_VRAM_DEV },		\
-	{ "vfio", required_argument, NULL, O_VFIO }
+void rx_opts_pick(const int *codes, struct option *out);
 bool rx_is_addr(const char *s);
 
 #endif
