@@ -14,6 +14,7 @@
 struct dma_buf;
 struct dma_buf_attachment;
 struct gen_pool;
+struct genl_info;
 struct page_pool;
 struct sg_table;
 
@@ -108,6 +109,7 @@ struct devmemx_binding {
 	unsigned long *queues;		/* queues holding the provider */
 	unsigned long *pooled;		/* queues whose page pool took it */
 	unsigned int nqueues;
+	unsigned int nasked;		/* queues the bind named: the most b->queues holds */
 	u8 *pool_shift;			/* each queue's newest pool's buffer size, log2 */
 	struct devmemx_resize resize;
 
@@ -181,11 +183,12 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
 }
 
 /*
- * Who calls whom, one way down (main.c and netlink.c call any of them):
- * binding.c -> import.c -> end.c -> queue.c -> resize.c; binding.c ->
- * niov.c, resize.c; import.c -> check.c, queue.c; dispatch.c -> binding.c,
- * provider.c -> niov.c, resize.c. check.c, niov.c and resize.c call no
- * other file.
+ * Who calls whom, one way down (main.c and netlink.c call any of them but
+ * show.c, whose handlers only the family's ops reach): show.c -> netlink.c,
+ * binding.c, resize.c; binding.c -> import.c -> end.c -> queue.c ->
+ * resize.c; binding.c -> niov.c, resize.c; import.c -> check.c, queue.c;
+ * dispatch.c -> binding.c, provider.c -> niov.c, resize.c. check.c, niov.c
+ * and resize.c call no other file.
  */
 
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
@@ -298,7 +301,9 @@ void devmemx_end_failed_bind(struct devmemx_binding *b);
 int devmemx_end_init(void);
 void devmemx_end_exit(void);
 
-/* netlink.c */
+/* netlink.c: the family's handlers (show.c: BINDING-GET's) */
+struct devmemx_binding *devmemx_nl_binding(struct genl_info *info);
+int devmemx_nl_no_binding(struct genl_info *info);
 int devmemx_nl_init(void);
 void devmemx_nl_exit(void);
 

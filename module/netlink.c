@@ -4,12 +4,10 @@
 
 #include <linux/dma-buf.h>
 #include <linux/ethtool.h>
-#include <linux/fs.h>
 #include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/netdev_lock.h>
 #include <net/netdev_queues.h>
-#include <net/sock.h>
 
 #include "devmemx.h"
 #include "generated/netlink.h"
@@ -221,6 +219,7 @@ devmemx_nl_bind_make(struct net_device *dev, struct genl_info *info,
 	if (IS_ERR(b))
 		return b;
 	b->flags = nla_get_u32_default(info->attrs[DEVMEMX_A_BINDING_FLAGS], 0);
+	b->nasked = n;
 	b->net_cookie = genl_info_net(info)->net_cookie;
 	b->portid = info->snd_portid;
 	/*
@@ -366,236 +365,41 @@ int devmemx_nl_bind_check_doit(struct sk_buff *skb, struct genl_info *info)
 				 devmemx_nl_check_locked, &req);
 }
 
+/*
+ * Under devmemx_mutex: the binding the request's ID names, if the caller's
+ * network namespace made it (no other sees it), else NULL.
+ */
+struct devmemx_binding *devmemx_nl_binding(struct genl_info *info)
+{
+	struct devmemx_binding *b;
+
+	b = devmemx_binding_lookup(nla_get_u32(info->attrs[DEVMEMX_A_BINDING_ID]));
+	return b && devmemx_binding_made_in(b, genl_info_net(info)) ? b : NULL;
+}
+
+/* The refusal of a request whose ID names no binding the caller sees. */
+int devmemx_nl_no_binding(struct genl_info *info)
+{
+	NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u",
+			   nla_get_u32(info->attrs[DEVMEMX_A_BINDING_ID]));
+	return -ENOENT;
+}
+
 int devmemx_nl_unbind_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct devmemx_binding *b;
-	bool mine = false;
-	u32 id;
+	bool mine;
 
 	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_ID))
 		return -EINVAL;
-	id = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_ID]);
-
 	mutex_lock(&devmemx_mutex);
-	b = devmemx_binding_lookup(id);
-	if (b && devmemx_binding_made_in(b, genl_info_net(info)))
-		mine = devmemx_end_mark(b);
+	b = devmemx_nl_binding(info);
+	mine = b && devmemx_end_mark(b);
 	mutex_unlock(&devmemx_mutex);
-	if (!mine) {
-		NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u", id);
-		return -ENOENT;
-	}
+	if (!mine)
+		return devmemx_nl_no_binding(info);
 	devmemx_end_finish(b);
 	return 0;
-}
-
-static int devmemx_nl_fill_queues(struct sk_buff *rsp, struct devmemx_binding *b)
-{
-	struct nlattr *nest;
-	unsigned int q;
-
-	for_each_set_bit(q, b->queues, b->nqueues) {
-		nest = nla_nest_start(rsp, DEVMEMX_A_BINDING_QUEUES);
-		if (!nest || nla_put_u32(rsp, DEVMEMX_A_QUEUE_ID, q) ||
-		    (b->pool_shift[q] &&
-		     nla_put_u32(rsp, DEVMEMX_A_QUEUE_BUF_SIZE, 1U << b->pool_shift[q])))
-			return -EMSGSIZE;
-		nla_nest_end(rsp, nest);
-	}
-	return 0;
-}
-
-/*
- * Under devmemx_mutex and b->lock: bound, with its device (in the
- * binding's own namespace: a move ends it before the device leaves), or
- * draining.
- */
-static int devmemx_nl_fill_state(struct sk_buff *rsp, struct devmemx_binding *b)
-{
-	bool bound = !b->unbound && b->dev;
-
-	if (nla_put_u32(rsp, DEVMEMX_A_BINDING_STATE,
-			bound ? DEVMEMX_BINDING_STATE_BOUND :
-				DEVMEMX_BINDING_STATE_DRAINING) ||
-	    (bound && nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev->ifindex)))
-		return -EMSGSIZE;
-	return 0;
-}
-
-/*
- * The most a binding-get message takes, for a binding whose dma-buf's
- * exporter name is @exp_len bytes long (NUL included): every attribute
- * devmemx_nl_fill_binding() may put, with DEVMEMX_MAX_QUEUES queues. A
- * queue's nest is 20 bytes: 180 queues fill a page, what GENLMSG_DEFAULT_SIZE
- * and a dump's first skb (NLMSG_GOODSIZE) are. Bounded by the request's
- * limit, not by the binding's queues now: a bind still installing its
- * queues adds to them.
- */
-static size_t devmemx_nl_binding_size(size_t exp_len)
-{
-	size_t queue = nla_total_size(nla_total_size(sizeof(u32)) +	/* ID */
-				      nla_total_size(sizeof(u32)));	/* BUF_SIZE */
-
-	return DEVMEMX_MAX_QUEUES * queue +
-	       /*
-		* STATE, IFINDEX, POOLS_OTHER_SIZE, ID, FLAGS, NIOV_SIZE,
-		* NIOV_COUNT, NIOVS_FREE, NIOVS_IN_USE, NIOVS_HIGH_WATER,
-		* CREATOR_PID, PAGE_POOLS
-		*/
-	       12 * nla_total_size(sizeof(u32)) +
-	       /*
-		* OTHER_SIZE_NS, BYTES_CARVED, BYTES_WASTED, ALLOC_FAILURES,
-		* DMABUF_SIZE, DMABUF_INO, METADATA_BYTES
-		*/
-	       7 * nla_total_size_64bit(sizeof(u64)) +
-	       nla_total_size(exp_len);				/* EXPORTER */
-}
-
-/* The size of the EXPORTER string of @b's dma-buf, its NUL included. */
-static size_t devmemx_nl_exp_len(struct devmemx_binding *b)
-{
-	const char *exp = b->import.dmabuf->exp_name;
-
-	return exp ? strlen(exp) + 1 : 0;
-}
-
-/* Under devmemx_mutex. */
-static int devmemx_nl_fill_binding(struct sk_buff *rsp, struct devmemx_binding *b,
-				   u32 portid, u32 seq, int flags)
-{
-	u32 in_use = atomic_read(&b->in_use);
-	pid_t creator = 0;
-	void *hdr;
-	int err;
-
-	/* Its number, in the reader's pid namespace, while it is that process's. */
-	if (pid_has_task(b->creator, PIDTYPE_TGID))
-		creator = pid_vnr(b->creator);
-	hdr = genlmsg_put(rsp, portid, seq, &devmemx_nl_family, flags,
-			  DEVMEMX_CMD_BINDING_GET);
-	if (!hdr)
-		return -EMSGSIZE;
-	mutex_lock(&b->lock);
-	err = devmemx_nl_fill_state(rsp, b) ||
-	      devmemx_nl_fill_queues(rsp, b) ||
-	      nla_put_u32(rsp, DEVMEMX_A_BINDING_POOLS_OTHER_SIZE, b->resize.pools) ||
-	      nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_OTHER_SIZE_NS,
-				devmemx_resize_other_ns(b), 0);
-	mutex_unlock(&b->lock);
-	if (err ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_ID, b->id) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_FLAGS, b->flags) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_SIZE, 1U << b->niov_shift) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_COUNT, b->niov_count) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_CARVED, b->carved, 0) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_WASTED, b->wasted, 0) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOVS_FREE, b->niov_count - in_use) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOVS_IN_USE, in_use) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOVS_HIGH_WATER,
-			atomic_read(&b->high_water)) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_ALLOC_FAILURES,
-			      atomic64_read(&b->alloc_failures), 0) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
-			      b->import.dmabuf->size, 0) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_INO,
-			      file_inode(b->import.dmabuf->file)->i_ino, 0) ||
-	    (b->import.dmabuf->exp_name &&
-	     nla_put_string(rsp, DEVMEMX_A_BINDING_EXPORTER,
-			    b->import.dmabuf->exp_name)) ||
-	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_METADATA_BYTES,
-			      b->metadata, 0) ||
-	    (creator && nla_put_u32(rsp, DEVMEMX_A_BINDING_CREATOR_PID, creator)) ||
-	    nla_put_u32(rsp, DEVMEMX_A_BINDING_PAGE_POOLS,
-			atomic_read(&b->page_pools))) {
-		genlmsg_cancel(rsp, hdr);
-		return -EMSGSIZE;
-	}
-	genlmsg_end(rsp, hdr);
-	return 0;
-}
-
-int devmemx_nl_binding_get_doit(struct sk_buff *skb, struct genl_info *info)
-{
-	struct devmemx_binding *b;
-	struct sk_buff *rsp;
-	int err = -ENOENT;
-	u32 id;
-
-	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_ID))
-		return -EINVAL;
-	id = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_ID]);
-
-	mutex_lock(&devmemx_mutex);
-	b = devmemx_binding_lookup(id);
-	if (!b || !devmemx_binding_made_in(b, genl_info_net(info))) {
-		mutex_unlock(&devmemx_mutex);
-		NL_SET_ERR_MSG_FMT(info->extack, "no devmemx binding %u", id);
-		return -ENOENT;
-	}
-	rsp = genlmsg_new(devmemx_nl_binding_size(devmemx_nl_exp_len(b)),
-			  GFP_KERNEL);
-	if (rsp)
-		err = devmemx_nl_fill_binding(rsp, b, info->snd_portid,
-					      info->snd_seq, 0);
-	else
-		err = -ENOMEM;
-	mutex_unlock(&devmemx_mutex);
-	if (err) {
-		nlmsg_free(rsp);
-		return err;
-	}
-	return genlmsg_reply(rsp, info);
-}
-
-/*
- * A dump's skbs hold any binding: the core makes them NLMSG_GOODSIZE (a
- * page) unless the reader's buffer was larger, and a binding that does not
- * fit in an empty skb would end the dump with -EMSGSIZE. The exporter's
- * name is allowed MODULE_NAME_LEN (exporters name themselves after their
- * module), or the longest of the bindings there are now. A reader needs a
- * buffer this large, about 5.5K (libnl peeks at each message's size, YNL
- * reads 128K).
- */
-int devmemx_nl_binding_get_dump_start(struct netlink_callback *cb)
-{
-	struct net *net = sock_net(cb->skb->sk);
-	struct devmemx_binding *b;
-	size_t exp_len = MODULE_NAME_LEN;
-
-	mutex_lock(&devmemx_mutex);
-	list_for_each_entry(b, &devmemx_bindings, node)
-		if (devmemx_binding_made_in(b, net))
-			exp_len = max(exp_len, devmemx_nl_exp_len(b));
-	mutex_unlock(&devmemx_mutex);
-	cb->min_dump_alloc =
-		nlmsg_total_size(genlmsg_total_size(devmemx_nl_binding_size(exp_len)));
-	return 0;
-}
-
-int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
-				  struct netlink_callback *cb)
-{
-	struct net *net = sock_net(skb->sk);
-	struct devmemx_binding *b;
-	long i = 0, skip = cb->args[0];
-	int err = 0;
-
-	mutex_lock(&devmemx_mutex);
-	list_for_each_entry(b, &devmemx_bindings, node) {
-		if (!devmemx_binding_made_in(b, net))
-			continue;
-		if (i++ < skip)
-			continue;
-		err = devmemx_nl_fill_binding(skb, b, NETLINK_CB(cb->skb).portid,
-					      cb->nlh->nlmsg_seq, NLM_F_MULTI);
-		if (err) {
-			i--;
-			break;
-		}
-	}
-	mutex_unlock(&devmemx_mutex);
-	cb->args[0] = i;
-	return err == -EMSGSIZE && i > skip ? skb->len : err;
 }
 
 /* caps-get reports ethtool's setting as the spec's enum: the same values. */

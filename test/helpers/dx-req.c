@@ -10,10 +10,13 @@
  * queue QUEUE of PHYS-IFINDEX). A binding it made ends with its socket, at
  * exit.
  *
- * dx-req dump: devmemx's BINDING-GET dump on a socket that has read nothing
- * yet (the family resolved on another), as YNL's Python client asks it: the
- * kernel fills the dump's first skb before any read could size it. Prints
- * "ok BINDINGS QUEUES" (how many of each the dump listed) or "errno N".
+ * dx-req dump [BUFSIZE]: devmemx's BINDING-GET dump on a socket that has
+ * read nothing yet (the family resolved on another), as YNL's Python
+ * client asks it: the kernel fills the dump's first skb before any read
+ * could size it. Each read takes BUFSIZE bytes (128K; 4096 is libmnl's
+ * MNL_SOCKET_BUFFER_SIZE on 4K pages). Prints "ok BINDINGS QUEUES" (how
+ * many of each the dump listed), "errno N", or "truncated: N bytes into
+ * BUFSIZE" when a read was too small for what the kernel sent.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +44,11 @@ static unsigned int queues(struct nlmsghdr *h)
 	return n;
 }
 
-static int dump(void)
+static int dump(size_t bufsize)
 {
 	static char rx[1 << 17] __attribute__((aligned(4)));
+	struct iovec iov = { .iov_base = rx, .iov_len = bufsize };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
 	unsigned int bindings = 0, nq = 0;
 	int fd = nl_open(), dfd = nl_open();
 	uint16_t family = family_id(fd, DEVMEMX_FAMILY_NAME);
@@ -62,10 +67,15 @@ static int dump(void)
 		return 1;
 	}
 	for (;;) {
-		n = recv(dfd, rx, sizeof(rx), 0);
+		/* MSG_TRUNC: the datagram's whole length, however much fits. */
+		n = recvmsg(dfd, &mh, MSG_TRUNC);
 		if (n < 0) {
 			perror("dx-req: recv");
 			return 1;
+		}
+		if (mh.msg_flags & MSG_TRUNC) {
+			printf("truncated: %zd bytes into %zu\n", n, bufsize);
+			return 0;
 		}
 		for (h = (struct nlmsghdr *)rx; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {
 			if (h->nlmsg_type == NLMSG_ERROR || h->nlmsg_type == NLMSG_DONE) {
@@ -92,10 +102,16 @@ int main(int argc, char **argv)
 	uint16_t family;
 	int fd, buf;
 
-	if (argc == 2 && !strcmp(argv[1], "dump"))
-		return dump();
+	if ((argc == 2 || argc == 3) && !strcmp(argv[1], "dump")) {
+		buf = argc == 3 ? strtoul(argv[2], NULL, 0) : 1 << 17;
+		if (buf < 16 || buf > 1 << 17) {
+			fprintf(stderr, "dx-req: dump's BUFSIZE: 16 to 131072\n");
+			return 2;
+		}
+		return dump(buf);
+	}
 	if (argc < 3 || argc > 5) {
-		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps|lease IFINDEX [QUEUE [PHYS-IFINDEX]]\n       dx-req dump\n");
+		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps|lease IFINDEX [QUEUE [PHYS-IFINDEX]]\n       dx-req dump [BUFSIZE]\n");
 		return 2;
 	}
 	lease = !strcmp(argv[1], "lease");

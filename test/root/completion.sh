@@ -49,7 +49,9 @@ expect() { # want words...
 	[ "$got" = "$want" ] || fail "'$*<TAB>': offers '$got', expected '$want'"
 	n=$((n + 1))
 }
-expect "--help --json --version -j bind caps info show unbind" devmemx ""
+expect "--help --json --version -j bind caps help info show unbind" devmemx ""
+expect "bind caps info show unbind" devmemx help ""
+expect "" devmemx help bind ""
 expect "-j" devmemx -j
 expect "--help ab pools qstats queues recv send" devmemx-rx ""
 expect "dev" devmemx bind d

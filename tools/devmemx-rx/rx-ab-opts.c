@@ -350,46 +350,17 @@ static int ab_check(struct ab_opts *o)
 
 int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 {
-	static const struct option opts[] = {
-		{ "dev", required_argument, NULL, O_DEV },
-		{ "queues", required_argument, NULL, O_QUEUES },
-		{ "sizes", required_argument, NULL, O_SIZES },
-		{ "providers", required_argument, NULL, O_PROVIDERS },
-		{ "configs", required_argument, NULL, O_CONFIGS },
-		{ "bytes", required_argument, NULL, O_BYTES },
-		{ "runs", required_argument, NULL, O_RUNS },
-		{ "flows", required_argument, NULL, O_FLOWS },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "verify", no_argument, NULL, O_VERIFY },
-		{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
-		{ "zcrx-area", required_argument, NULL, O_ZCRX_AREA },
-		{ "hold-bytes", required_argument, NULL, O_HOLD_BYTES },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "summary", required_argument, NULL, O_SUMMARY },
-		{ "md", required_argument, NULL, O_MD },
-		{ "tag", required_argument, NULL, O_TAG },
-		{ "port", required_argument, NULL, O_PORT },
-		{ "udmabuf", required_argument, NULL, O_UDMABUF },
-		{ "hugetlb", no_argument, NULL, O_HUGETLB },
-		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
-		{ "vram", required_argument, NULL, O_VRAM },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "fd", required_argument, NULL, O_FD },
-		{ "listen", required_argument, NULL, O_LISTEN },
-		{ "sender", required_argument, NULL, O_SENDER },
-		{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },
-		{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
-		{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "seconds", required_argument, NULL, O_SECONDS },
-		{ "cpus", required_argument, NULL, O_CPUS },
-		{ "rx-cpus", required_argument, NULL, O_RX_CPUS },
-		{ "napi-cpus", required_argument, NULL, O_NAPI_CPUS },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	static const int codes[] = {
+		O_DEV, O_QUEUES, O_SIZES, O_PROVIDERS, O_CONFIGS, O_BYTES,
+		O_RUNS, O_FLOWS, O_SEED, O_VERIFY, O_VERIFY_EVERY, O_ZCRX_AREA,
+		O_HOLD_BYTES, O_CSV, O_SUMMARY, O_MD, O_TAG, O_PORT, RX_BUF,
+		O_LISTEN, O_SENDER, O_SENDER_TASKS, O_LOAD_CMD, O_UNLOAD_CMD,
+		O_TIMEOUT, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS, 'h', 0
 	};
+	struct option opts[ARRAY_SIZE(codes)];
 	int c;
 
+	rx_opts_pick(codes, opts);
 	o->sizes[0] = 4096;
 	o->nsizes = 1;
 	o->provs[0] = AB_NETDEV;

@@ -242,6 +242,71 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 	}
 }
 
+/* Every long option of recv, send and ab, once: each picks its own. */
+static const struct option rx_options[] = {
+	{ "dev", required_argument, NULL, O_DEV },
+	{ "queues", required_argument, NULL, O_QUEUES },
+	{ "port", required_argument, NULL, O_PORT },
+	{ "expect", required_argument, NULL, O_EXPECT },
+	{ "udmabuf", required_argument, NULL, O_UDMABUF },
+	{ "hugetlb", no_argument, NULL, O_HUGETLB },
+	{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
+	{ "vram", required_argument, NULL, O_VRAM },
+	{ "revocable", no_argument, NULL, O_REVOCABLE },
+	{ "tail-first", no_argument, NULL, O_TAIL_FIRST },
+	{ "vfio", required_argument, NULL, O_VFIO },
+	{ "provider", required_argument, NULL, O_PROVIDER },
+	{ "rx-page-size", required_argument, NULL, O_RX_PAGE_SIZE },
+	{ "p2pdma", no_argument, NULL, O_P2PDMA },
+	{ "vram-dev", required_argument, NULL, O_VRAM_DEV },
+	{ "pid", required_argument, NULL, O_PID },
+	{ "fd", required_argument, NULL, O_FD },
+	{ "no-verify", no_argument, NULL, O_NO_VERIFY },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "no-flow-rule", no_argument, NULL, O_NO_FLOW_RULE },
+	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "listen", required_argument, NULL, O_LISTEN },
+	{ "addr", required_argument, NULL, O_ADDR },
+	{ "bytes", required_argument, NULL, O_BYTES },
+	{ "chunk", required_argument, NULL, O_CHUNK },
+	{ "sizes", required_argument, NULL, O_SIZES },
+	{ "providers", required_argument, NULL, O_PROVIDERS },
+	{ "runs", required_argument, NULL, O_RUNS },
+	{ "flows", required_argument, NULL, O_FLOWS },
+	{ "verify", no_argument, NULL, O_VERIFY },
+	{ "zcrx-area", required_argument, NULL, O_ZCRX_AREA },
+	{ "csv", required_argument, NULL, O_CSV },
+	{ "summary", required_argument, NULL, O_SUMMARY },
+	{ "md", required_argument, NULL, O_MD },
+	{ "tag", required_argument, NULL, O_TAG },
+	{ "sender", required_argument, NULL, O_SENDER },
+	{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
+	{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
+	{ "configs", required_argument, NULL, O_CONFIGS },
+	{ "fill", required_argument, NULL, O_FILL },
+	{ "hold", required_argument, NULL, O_HOLD },
+	{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },
+	{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
+	{ "hold-bytes", required_argument, NULL, O_HOLD_BYTES },
+	{ "until-closed", no_argument, NULL, O_UNTIL_CLOSED },
+	{ "seconds", required_argument, NULL, O_SECONDS },
+	{ "cpus", required_argument, NULL, O_CPUS },
+	{ "rx-cpus", required_argument, NULL, O_RX_CPUS },
+	{ "napi-cpus", required_argument, NULL, O_NAPI_CPUS },
+	{ "help", no_argument, NULL, 'h' },
+};
+
+void rx_opts_pick(const int *codes, struct option *out)
+{
+	unsigned int i;
+
+	for (; *codes; codes++)
+		for (i = 0; i < ARRAY_SIZE(rx_options); i++)
+			if (rx_options[i].val == *codes)
+				*out++ = rx_options[i];
+	*out = (struct option){ 0 };
+}
+
 bool rx_is_addr(const char *s)
 {
 	struct in6_addr a;
@@ -271,37 +336,16 @@ static int recv_check(const struct rx_opts *o, bool got_expect)
 
 int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 {
-	static const struct option opts[] = {
-		{ "dev", required_argument, NULL, O_DEV },
-		{ "queues", required_argument, NULL, O_QUEUES },
-		{ "port", required_argument, NULL, O_PORT },
-		{ "expect", required_argument, NULL, O_EXPECT },
-		{ "udmabuf", required_argument, NULL, O_UDMABUF },
-		{ "hugetlb", no_argument, NULL, O_HUGETLB },
-		{ "dma-heap", required_argument, NULL, O_DMA_HEAP },
-		{ "vram", required_argument, NULL, O_VRAM },
-		{ "revocable", no_argument, NULL, O_REVOCABLE },
-		{ "tail-first", no_argument, NULL, O_TAIL_FIRST },
-		{ "p2pdma", no_argument, NULL, O_P2PDMA },
-		{ "vram-dev", required_argument, NULL, O_VRAM_DEV },
-		{ "vfio", required_argument, NULL, O_VFIO },
-		{ "provider", required_argument, NULL, O_PROVIDER },
-		{ "rx-page-size", required_argument, NULL, O_RX_PAGE_SIZE },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "no-flow-rule", no_argument, NULL, O_NO_FLOW_RULE },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "listen", required_argument, NULL, O_LISTEN },
-		{ "hold", required_argument, NULL, O_HOLD },
-		{ "pid", required_argument, NULL, O_PID },
-		{ "fd", required_argument, NULL, O_FD },
-		{ "no-verify", no_argument, NULL, O_NO_VERIFY },
-		{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	static const int codes[] = {
+		O_DEV, O_QUEUES, O_PORT, O_EXPECT, RX_BUF, RX_BUF_RECV,
+		O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE, O_TIMEOUT,
+		O_LISTEN, O_HOLD, O_NO_VERIFY, O_VERIFY_EVERY, 'h', 0
 	};
+	struct option opts[ARRAY_SIZE(codes)];
 	bool got_expect = false;
 	int c;
 
+	rx_opts_pick(codes, opts);
 	o->buf.kind = DX_UDMABUF;
 	o->buf.size = 64 << 20;
 	o->provider = rx_provider_find("netdev");
@@ -379,21 +423,15 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 
 int rx_parse_send(int argc, char **argv, struct tx_opts *o)
 {
-	static const struct option opts[] = {
-		{ "addr", required_argument, NULL, O_ADDR },
-		{ "port", required_argument, NULL, O_PORT },
-		{ "bytes", required_argument, NULL, O_BYTES },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "chunk", required_argument, NULL, O_CHUNK },
-		{ "timeout", required_argument, NULL, O_TIMEOUT },
-		{ "fill", required_argument, NULL, O_FILL },
-		{ "until-closed", no_argument, NULL, O_UNTIL_CLOSED },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
+	static const int codes[] = {
+		O_ADDR, O_PORT, O_BYTES, O_SEED, O_CHUNK, O_TIMEOUT, O_FILL,
+		O_UNTIL_CLOSED, 'h', 0
 	};
+	struct option opts[ARRAY_SIZE(codes)];
 	bool got_bytes = false;
 	int c;
 
+	rx_opts_pick(codes, opts);
 	o->seed = DX_PAT_SEED;
 	o->chunk = 1 << 20;
 	o->timeout = RX_DEFAULT_TIMEOUT;

@@ -3,6 +3,7 @@
 #ifndef DX_RX_OPTS_H
 #define DX_RX_OPTS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -35,6 +36,15 @@ int rx_positional(int argc, char **argv, const char *cmd);
  */
 int rx_buf_opt(int c, char *arg, int argc, char **argv,
 	       struct dx_dmabuf_spec *b);
+/* Those options' codes, for the lists of both; recv adds RX_BUF_RECV. */
+#define RX_BUF		O_UDMABUF, O_HUGETLB, O_DMA_HEAP, O_VRAM, O_PID, O_FD
+#define RX_BUF_RECV	O_REVOCABLE, O_TAIL_FIRST, O_P2PDMA, O_VRAM_DEV, O_VFIO
+/*
+ * The getopt_long() table of a subcommand: the options whose codes @codes
+ * lists (ended by 0; 'h' is --help), each from the one table of every
+ * option devmemx-rx has, into @out, which has a row for each and the end.
+ */
+void rx_opts_pick(const int *codes, struct option *out);
 bool rx_is_addr(const char *s);
 
 #endif

@@ -192,7 +192,7 @@ static int bind_parse(int argc, char **argv, struct bind_args *a)
 	};
 	int ret;
 
-	ret = cli_parse_kw(argc, argv, kw, ARRAY_SIZE(kw), a);
+	ret = cli_parse_kw(&cli_cmd_bind, argc, argv, kw, ARRAY_SIZE(kw), a);
 	if (ret)
 		return ret;
 	return bind_check(a) ? CLI_USAGE : 0;
@@ -461,7 +461,7 @@ static int bind_fd(const struct bind_args *a, struct dx_dmabuf *buf)
 	return buf->fd;
 }
 
-int cli_bind(int argc, char **argv)
+static int cli_bind(int argc, char **argv)
 {
 	struct bind_args a = { .pid = -1, .fd = -1 };
 	struct dx_dmabuf buf = DX_DMABUF_INIT;
@@ -493,3 +493,35 @@ int cli_bind(int argc, char **argv)
 	dx_dmabuf_destroy(&buf);
 	return ret ? CLI_FAIL : CLI_OK;
 }
+
+const struct cli_cmd cli_cmd_bind = {
+	.name = "bind",
+	.synopsis =
+	"bind dev IFNAME queues LIST [size SIZE | size auto [max-waste W]]\n"
+	"                    (--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE | --pid PID --fd FD)\n"
+	"                    [--persist | --dry-run]",
+	.help =
+	"bind: bind a dma-buf to RX queues of IFNAME with buffers (niovs) of SIZE\n"
+	"bytes and print the binding. Without --persist, devmemx then holds it until\n"
+	"Ctrl-C (SIGINT) or SIGTERM: the binding ends when devmemx's socket closes.\n"
+	"  dev IFNAME            the network device\n"
+	"  queues LIST           RX queues to bind: 2, 2,3 or 2-5,8\n"
+	"  size SIZE             niov size, a power of two from 4K (default: PAGE_SIZE)\n"
+	"  size auto             the largest size the driver takes whose metadata fits\n"
+	"                        and that wastes at most W of the dma-buf\n"
+	"  max-waste W           for size auto: bytes (256K) or a share (0.5%; default 1%)\n"
+	"  --udmabuf SIZE        a new dma-buf of SIZE bytes: a memfd via /dev/udmabuf\n"
+	"  --hugetlb             back it with 2M huge pages (SIZE a multiple of 2M)\n"
+	"  --dma-heap NAME SIZE  a new dma-buf from /dev/dma_heap/NAME instead\n"
+	"  --pid PID --fd FD     the dma-buf process PID has open as FD (pidfd_getfd:\n"
+	"                        needs ptrace access to PID)\n"
+	"  --persist             print the binding and exit, leaving it bound; it ends\n"
+	"                        on unbind or device removal (devmemx cannot be\n"
+	"                        unloaded while a binding lives)\n"
+	"  --dry-run             bind nothing: map the dma-buf for IFNAME as a bind\n"
+	"                        would and print, for each size the driver takes, the\n"
+	"                        niovs it would carve, the bytes it would waste, its\n"
+	"                        metadata, whether that fits in memory now, and whether\n"
+	"                        in-tree devmem (7.3) would take the mapping at that size\n",
+	.run = cli_bind,
+};

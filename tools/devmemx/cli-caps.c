@@ -456,7 +456,7 @@ static int caps(struct dx_nl *nl, struct caps_state *s)
 	return ret;
 }
 
-int cli_caps(int argc, char **argv)
+static int cli_caps(int argc, char **argv)
 {
 	static const struct cli_kw kw[] = {
 		{ "dev", 1, "IFNAME", caps_dev },
@@ -468,7 +468,7 @@ int cli_caps(int argc, char **argv)
 	unsigned int i;
 	int ret;
 
-	ret = cli_parse_kw(argc, argv, kw, ARRAY_SIZE(kw), &a);
+	ret = cli_parse_kw(&cli_cmd_caps, argc, argv, kw, ARRAY_SIZE(kw), &a);
 	if (ret)
 		return ret < 0 ? CLI_OK : ret;
 	if (!a.dev) {
@@ -490,3 +490,16 @@ int cli_caps(int argc, char **argv)
 	free(s.reply);
 	return ret ? CLI_FAIL : CLI_OK;
 }
+
+const struct cli_cmd cli_cmd_caps = {
+	.name = "caps",
+	.synopsis = "caps dev IFNAME [queue N]",
+	.help =
+	"caps: what IFNAME (and its RX queue N) offers for large niovs: the RX buffer\n"
+	"sizes its driver takes, header-data split, HW-GRO, XDP; then each unmet\n"
+	"prerequisite of a bind (of queue N, or of any queue) with the command that\n"
+	"fixes it, one \"unmet:\" line each, or \"unmet: none\". With -j, values are\n"
+	"numbers (tcp-data-split as ethtool's, rx-buf-sizes bit n for 2^n bytes, xdp\n"
+	"as IFLA_XDP_ATTACHED) and \"unmet\" a list.\n",
+	.run = cli_caps,
+};

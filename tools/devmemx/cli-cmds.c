@@ -115,13 +115,13 @@ static int show(struct dx_nl *nl, bool one, uint32_t id)
 			  what);
 }
 
-int cli_show(int argc, char **argv)
+static int cli_show(int argc, char **argv)
 {
 	struct dx_nl nl;
 	uint32_t id = 0;
 	int ret;
 
-	if (cli_help(argc, argv))
+	if (cli_help(&cli_cmd_show, argc, argv))
 		return CLI_OK;
 	if (argc > 2) {
 		dx_bad_usage("unexpected argument \"%s\" for show", argv[2]);
@@ -132,9 +132,13 @@ int cli_show(int argc, char **argv)
 	if (cli_open(&nl))
 		return CLI_FAIL;
 	ret = show(&nl, argc == 2, id);
-	dx_nl_close(&nl);
-	return ret ? CLI_FAIL : CLI_OK;
+	return cli_close(&nl, ret);
 }
+
+const struct cli_cmd cli_cmd_show = {
+	.name = "show", .synopsis = "show [ID]", .run = cli_show,
+	.help = "show: binding ID, or all of them (text: a blank line between), with counters.\n",
+};
 
 /* ---- unbind -------------------------------------------------------------- */
 
@@ -203,7 +207,7 @@ static int unbind_all(struct dx_nl *nl, unsigned int *count)
 	return ret;
 }
 
-int cli_unbind(int argc, char **argv)
+static int cli_unbind(int argc, char **argv)
 {
 	unsigned int count = 0;
 	bool all = false;
@@ -211,7 +215,7 @@ int cli_unbind(int argc, char **argv)
 	uint32_t id;
 	int ret;
 
-	if (cli_help(argc, argv))
+	if (cli_help(&cli_cmd_unbind, argc, argv))
 		return CLI_OK;
 	if (argc != 2) {
 		if (argc < 2)
@@ -248,3 +252,8 @@ int cli_unbind(int argc, char **argv)
 	}
 	return CLI_OK;
 }
+
+const struct cli_cmd cli_cmd_unbind = {
+	.name = "unbind", .synopsis = "unbind ID|all", .run = cli_unbind,
+	.help = "unbind: end binding ID, or every binding; print how many ended.\n",
+};

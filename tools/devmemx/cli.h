@@ -14,7 +14,27 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 extern bool cli_json;	/* -j */
 
-void cli_usage(FILE *f);
+/*
+ * A command, as its file defines it beside its parser: its name, its
+ * synopsis (what follows "devmemx [-j] " in the usage; further lines
+ * indented to stand under it), its help (its section of --help: a line
+ * "NAME: what it does", then "  ARG  what it means" lines, which the bash
+ * completion reads), and what runs it (argv[0] is the command's name; it
+ * returns an exit status).
+ */
+struct cli_cmd {
+	const char *name;
+	const char *synopsis;
+	const char *help;
+	int (*run)(int argc, char **argv);
+};
+
+extern const struct cli_cmd cli_cmd_bind, cli_cmd_unbind, cli_cmd_show,
+	cli_cmd_caps, cli_cmd_info;
+extern const char cli_usage_footer[];
+
+/* @cmd's usage: its synopsis, its help, then the footer every usage has. */
+void cli_cmd_usage(const struct cli_cmd *cmd, FILE *f);
 
 /*
  * A keyword argument: @name then @nargs words (@args names them for
@@ -29,17 +49,20 @@ struct cli_kw {
 };
 
 /*
- * Parse argv[1..] (argv[0] is the command) as keywords of @kw in any order.
- * Returns 0, CLI_USAGE after a message, or -1 after printing --help.
+ * Parse argv[1..] (argv[0] is @cmd's name) as keywords of @kw in any order.
+ * Returns 0, CLI_USAGE after a message, or -1 after printing @cmd's usage
+ * for -h or --help.
  */
-int cli_parse_kw(int argc, char **argv, const struct cli_kw *kw,
-		 unsigned int nkw, void *ctx);
-/* "-h" or "--help" as @argc == 2's argument: print the help, return true. */
-bool cli_help(int argc, char **argv);
+int cli_parse_kw(const struct cli_cmd *cmd, int argc, char **argv,
+		 const struct cli_kw *kw, unsigned int nkw, void *ctx);
+/* "-h" or "--help" as @argc == 2's argument: print @cmd's usage, return true. */
+bool cli_help(const struct cli_cmd *cmd, int argc, char **argv);
 /* if_nametoindex() with the CLI's message; 0 when there is no such device. */
 unsigned int cli_ifindex(const char *name);
 /* Open the devmemx family (with the CLI's message when it is missing). */
 int cli_open(struct dx_nl *nl);
+/* Close @nl; the exit status of a command whose request returned @ret. */
+int cli_close(struct dx_nl *nl, int ret);
 
 /* Binding ids, as a BINDING-GET dump lists them; the caller frees @ids. */
 struct id_list {
@@ -65,10 +88,5 @@ void dx_print_flags(const struct dx_reply *r, const struct dx_attr *desc,
 void dx_json_reply(struct dx_json *j, const struct dx_reply *r,
 		   const struct dx_attr *desc, int maxattr, bool raw);
 
-/* The commands: argv[0] is the command's name; they return an exit status. */
-int cli_bind(int argc, char **argv);
-int cli_unbind(int argc, char **argv);
-int cli_show(int argc, char **argv);
-int cli_caps(int argc, char **argv);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * devmemx: control the devmemx kernel module over generic netlink. main
  * hands each command to its file (cli-bind.c, cli-cmds.c, cli-caps.c;
- * info is here); what they share is cli-util.c's.
+ * info and help are here), where its usage sits with its parser; what they
+ * share is cli-util.c's.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,7 +27,7 @@ static int cli_info(int argc, char **argv)
 	struct dx_nl nl;
 	int ret;
 
-	if (cli_help(argc, argv))
+	if (cli_help(&cli_cmd_info, argc, argv))
 		return CLI_OK;
 	if (argc > 1) {
 		dx_bad_usage("info takes no arguments");
@@ -37,20 +38,67 @@ static int cli_info(int argc, char **argv)
 	msg = dx_nl_msg(&nl, DEVMEMX_CMD_INFO, false);
 	ret = msg ? dx_nl_call(&nl, msg, DEVMEMX_A_INFO_MAX, print_info, NULL,
 			       "info") : dx_nomem();
-	dx_nl_close(&nl);
-	return ret ? CLI_FAIL : CLI_OK;
+	return cli_close(&nl, ret);
 }
 
-static const struct {
-	const char *name;
-	int (*fn)(int argc, char **argv);
-} cmds[] = {
-	{ "bind", cli_bind },
-	{ "unbind", cli_unbind },
-	{ "show", cli_show },
-	{ "caps", cli_caps },
-	{ "info", cli_info },
+const struct cli_cmd cli_cmd_info = {
+	.name = "info", .synopsis = "info", .run = cli_info,
+	.help = "info: module version, running kernel, detected kernel features, live objects.\n",
 };
+
+/* The commands, in the order the usage lists them. */
+static const struct cli_cmd *const cmds[] = {
+	&cli_cmd_bind, &cli_cmd_unbind, &cli_cmd_show, &cli_cmd_caps,
+	&cli_cmd_info,
+};
+
+/* The whole usage: every command's synopsis, then each one's help. */
+static void cli_usage(FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		fprintf(f, "%s devmemx [-j] %s\n", i ? "      " : "usage:",
+			cmds[i]->synopsis);
+	fputs("       devmemx help [COMMAND]\n"
+	      "       devmemx --help | --version\n\n", f);
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		fputs(cmds[i]->help, f);
+	fprintf(f, "help: this usage, or COMMAND's alone (as COMMAND --help prints it).\n\n%s",
+		cli_usage_footer);
+}
+
+static const struct cli_cmd *cli_find(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(name, cmds[i]->name))
+			return cmds[i];
+	dx_bad_usage("unknown command \"%s\" (try: devmemx --help)", name);
+	return NULL;
+}
+
+/* devmemx help [COMMAND]. */
+static int cli_help_cmd(int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+
+	if (argc == 1 || (argc == 2 && (!strcmp(argv[1], "-h") ||
+					!strcmp(argv[1], "--help")))) {
+		cli_usage(stdout);
+		return CLI_OK;
+	}
+	if (argc > 2) {
+		dx_bad_usage("unexpected argument \"%s\" for help", argv[2]);
+		return CLI_USAGE;
+	}
+	cmd = cli_find(argv[1]);
+	if (!cmd)
+		return CLI_USAGE;
+	cli_cmd_usage(cmd, stdout);
+	return CLI_OK;
+}
 
 int main(int argc, char **argv)
 {
@@ -60,7 +108,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned int i;
+	const struct cli_cmd *cmd;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+jhV", opts, NULL)) != -1) {
@@ -83,10 +131,8 @@ int main(int argc, char **argv)
 		cli_usage(stderr);
 		return CLI_USAGE;
 	}
-	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(argv[optind], cmds[i].name))
-			return cmds[i].fn(argc - optind, argv + optind);
-	dx_bad_usage("unknown command \"%s\" (try: devmemx --help)",
-		     argv[optind]);
-	return CLI_USAGE;
+	if (!strcmp(argv[optind], "help"))
+		return cli_help_cmd(argc - optind, argv + optind);
+	cmd = cli_find(argv[optind]);
+	return cmd ? cmd->run(argc - optind, argv + optind) : CLI_USAGE;
 }
