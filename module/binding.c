@@ -57,7 +57,8 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 {
 	devmemx_niov_destroy(b);
 	devmemx_import_release(b);
-	kfree(b->resize.since);
+	devmemx_queue_destroy(b);
+	devmemx_resize_free(b);
 	kfree(b->pool_shift);
 	bitmap_free(b->queues);
 	bitmap_free(b->pooled);
@@ -120,7 +121,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	b->pooled = bitmap_zalloc(b->nqueues, GFP_KERNEL);
 	b->pool_shift = kcalloc(b->nqueues, sizeof(*b->pool_shift), GFP_KERNEL);
 	err = percpu_ref_init(&b->ref, devmemx_binding_release, 0, GFP_KERNEL) ?:
-	      devmemx_resize_init(b);
+	      devmemx_resize_init(b) ?: devmemx_queue_init(b);
 	if (err || !b->queues || !b->pooled || !b->pool_shift) {
 		err = err ?: -ENOMEM;
 		goto err_free;

@@ -17,6 +17,7 @@ struct gen_pool;
 struct genl_info;
 struct page_pool;
 struct sg_table;
+struct devmemx_requeue;
 
 /*
  * A niov's owner: the stack finds the binding through it
@@ -53,6 +54,7 @@ struct devmemx_import {
 	bool revoked;
 	bool live;
 	struct delayed_work revoke_work;
+	bool waited;			/* revoke_work: it said it waits */
 	atomic_t stuck_queues;		/* restarts failed, retried (queue.c) */
 };
 
@@ -65,7 +67,19 @@ struct devmemx_import {
  */
 struct devmemx_resize {
 	u64 *since;		/* per queue: since when its pool has another size, or 0 */
-	u32 pools;		/* pools of another size, ever */
+	/*
+	 * Per queue: its newest pool of another size and what making it
+	 * changed, until it is known to serve. A driver builds and discards
+	 * pools under the device's lock (a full reopen that fails after it
+	 * built them all, as mlx5e_safe_switch_params() can); a pool still
+	 * there once that lock was let go serves the queue.
+	 */
+	struct devmemx_resize_unseen {
+		const struct page_pool *pool;	/* compared, never followed */
+		bool since;	/* it started the queue's time at another size */
+		u8 shift;	/* the queue's pool_shift before it */
+	} *unseen;
+	u32 pools;		/* pools of another size that served, ever */
 	u64 ns;			/* time queues spent at another size, ended */
 	bool running;		/* work is restarting queues */
 	bool own;		/* its restart made a pool of our size */
@@ -112,6 +126,7 @@ struct devmemx_binding {
 	unsigned int nasked;		/* queues the bind named: the most b->queues holds */
 	u8 *pool_shift;			/* each queue's newest pool's buffer size, log2 */
 	struct devmemx_resize resize;
+	struct devmemx_requeue *requeues;	/* per queue: its restart retried (queue.c) */
 
 	struct devmemx_import import;
 
@@ -186,9 +201,9 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
  * Who calls whom, one way down (main.c and netlink.c call any of them but
  * show.c, whose handlers only the family's ops reach): show.c -> netlink.c,
  * binding.c, resize.c; binding.c -> import.c -> end.c -> queue.c ->
- * resize.c; binding.c -> niov.c, resize.c; import.c -> check.c, queue.c;
- * dispatch.c -> binding.c, provider.c -> niov.c, resize.c. check.c, niov.c
- * and resize.c call no other file.
+ * resize.c; binding.c -> niov.c, queue.c, resize.c; import.c -> check.c,
+ * queue.c; dispatch.c -> binding.c, provider.c -> niov.c, resize.c.
+ * check.c, niov.c and resize.c call no other file.
  */
 
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
@@ -282,12 +297,18 @@ int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
 			   unsigned int n, struct netlink_ext_ack *extack);
 void devmemx_queues_release(struct devmemx_binding *b);
 void devmemx_queue_drop_dev(struct devmemx_binding *b, struct net_device *dev);
+int devmemx_queue_init(struct devmemx_binding *b);
+void devmemx_queue_destroy(struct devmemx_binding *b);
 void devmemx_queue_exit(void);
 
 /* resize.c: pools of another size after a full reopen */
 int devmemx_resize_init(struct devmemx_binding *b);
-void devmemx_resize_pool_made(struct devmemx_binding *b, unsigned int q,
+void devmemx_resize_free(struct devmemx_binding *b);
+void devmemx_resize_pool_made(struct devmemx_binding *b,
+			      const struct page_pool *pool, unsigned int q,
 			      bool own_size);
+void devmemx_resize_pool_gone(struct devmemx_binding *b,
+			      const struct page_pool *pool, unsigned int q);
 u64 devmemx_resize_other_ns(struct devmemx_binding *b);
 void devmemx_resize_end(struct devmemx_binding *b);
 

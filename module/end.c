@@ -139,6 +139,56 @@ static bool devmemx_end_on_dev(struct devmemx_binding *b, const void *dev)
 }
 
 /*
+ * A move of @dev to another network namespace: each binding on it ends,
+ * and its queues are undone here, before the device joins the other
+ * namespace. That holds for a binding someone else (UNBIND, the socket's
+ * release, a revoke) marked already too: that path may not have undone
+ * its queues yet, and a device that came up in the other namespace first
+ * would fill the binding with that namespace's traffic. Whichever of the
+ * two undoes the queues first does it (devmemx_queues_release() drops
+ * the device); the other finds nothing left to do. Returns how many
+ * bindings this call ended.
+ */
+static unsigned int devmemx_end_move(struct net_device *dev)
+{
+	struct devmemx_binding *b, *hit;
+	unsigned int n = 0;
+	bool mine;
+
+	do {
+		hit = NULL;
+		mine = false;
+		mutex_lock(&devmemx_mutex);
+		list_for_each_entry(b, &devmemx_bindings, node) {
+			if (!devmemx_end_on_dev(b, dev))
+				continue;
+			mine = devmemx_end_mark(b);
+			/*
+			 * Marked by another path, which holds the user's
+			 * reference until it has undone the queues: a
+			 * reference of our own, unless it dropped that
+			 * already (then its queues are undone).
+			 */
+			if (mine || percpu_ref_tryget(&b->ref)) {
+				hit = b;
+				break;
+			}
+		}
+		mutex_unlock(&devmemx_mutex);
+		if (!hit)
+			break;
+		if (mine) {
+			devmemx_end_finish(hit);
+			n++;
+		} else {
+			devmemx_queues_release(hit);
+			percpu_ref_put(&hit->ref);
+		}
+	} while (true);
+	return n;
+}
+
+/*
  * A device going away ends its bindings: the core already told the
  * provider (uninstall) and will destroy the queues' pools; drop the device
  * and the user's reference, so each binding goes once its niovs are back.
@@ -160,7 +210,7 @@ static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
 	if (READ_ONCE(dev->reg_state) == NETREG_REGISTERED) {
-		n = devmemx_end_all(devmemx_end_on_dev, dev);
+		n = devmemx_end_move(dev);
 		if (n)
 			netdev_info(dev, "devmemx: %u binding%s ended: %s moves to another network namespace\n",
 				    n, str_plural(n), dev->name);

@@ -120,9 +120,11 @@ static void devmemx_import_revoke_work(struct work_struct *w)
 	 * exporter waits for it.
 	 */
 	if (atomic_read(&b->import.stuck_queues)) {
-		if (first)
+		/* Once, whoever ended the binding: the exporter waits. */
+		if (!b->import.waited)
 			pr_warn("binding %u: its dma-buf was revoked, but a queue whose restart failed still receives into it; unmapped once that queue restarts\n",
 				b->id);
+		b->import.waited = true;
 		queue_delayed_work(devmemx_wq, &b->import.revoke_work, HZ);
 		return;
 	}

@@ -48,9 +48,10 @@ int devmemx_mp_init(struct page_pool *pool)
 	mutex_lock(&b->lock);
 	if (pool->slow.queue_idx < b->nqueues) {
 		set_bit(pool->slow.queue_idx, b->pooled);
-		b->pool_shift[pool->slow.queue_idx] = PAGE_SHIFT + pool->p.order;
-		devmemx_resize_pool_made(b, pool->slow.queue_idx,
+		/* Before pool_shift changes: it keeps the old one. */
+		devmemx_resize_pool_made(b, pool, pool->slow.queue_idx,
 					 pool->p.order == order);
+		b->pool_shift[pool->slow.queue_idx] = PAGE_SHIFT + pool->p.order;
 	}
 	mutex_unlock(&b->lock);
 	atomic_inc(&b->page_pools);
@@ -113,6 +114,10 @@ void devmemx_mp_destroy(struct page_pool *pool)
 {
 	struct devmemx_binding *b = pool->mp_priv;
 
+	/* Process context: the driver's page_pool_destroy() or its retry work. */
+	mutex_lock(&b->lock);
+	devmemx_resize_pool_gone(b, pool, pool->slow.queue_idx);
+	mutex_unlock(&b->lock);
 	atomic_dec(&b->page_pools);
 	atomic_dec(&devmemx_counters.page_pools);
 	percpu_ref_put(&b->ref);

@@ -19,48 +19,77 @@
  * memory for the new page pool) goes on running on the binding's buffers,
  * and the binding cannot end. Such queues are restarted again every second
  * until that works, or the device goes down (its pools go with it) or away.
+ *
+ * Each queue's record is made with the binding (devmemx_queue_init()):
+ * recording a stuck queue cannot fail, so an exporter's revoke always
+ * sees it (import.c) and never unmaps memory the queue still writes into.
  */
 struct devmemx_requeue {
-	struct list_head node;
+	struct list_head node;		/* devmemx_requeues; empty while unlisted */
 	struct net_device *dev;
 	netdevice_tracker tracker;
-	struct devmemx_binding *b;	/* referenced: its memory is still used */
+	struct devmemx_binding *b;	/* referenced while listed */
 	u32 q;
 };
 
 static LIST_HEAD(devmemx_requeues);
-static DEFINE_MUTEX(devmemx_requeue_lock);	/* devmemx_requeues */
+static DEFINE_MUTEX(devmemx_requeue_lock);	/* devmemx_requeues, nodes */
 static void devmemx_requeue_work(struct work_struct *work);
 static DECLARE_DELAYED_WORK(devmemx_requeue_dw, devmemx_requeue_work);
 
-static bool devmemx_requeue_add(struct net_device *dev, u32 q,
-				struct devmemx_binding *b)
+/* A record for each queue of @b, before it can hold a queue. */
+int devmemx_queue_init(struct devmemx_binding *b)
 {
-	struct devmemx_requeue *r = kzalloc(sizeof(*r), GFP_KERNEL);
+	unsigned int q;
 
-	if (!r)
-		return false;
-	r->dev = dev;
-	r->q = q;
-	r->b = b;
-	/* A revoke does not unmap the memory while the queue may write to it. */
-	percpu_ref_get(&b->ref);
-	atomic_inc(&b->import.stuck_queues);
-	netdev_hold(dev, &r->tracker, GFP_KERNEL);
-	mutex_lock(&devmemx_requeue_lock);
-	list_add_tail(&r->node, &devmemx_requeues);
-	mutex_unlock(&devmemx_requeue_lock);
-	queue_delayed_work(system_wq, &devmemx_requeue_dw, HZ);
-	return true;
+	b->requeues = kvcalloc(b->nqueues, sizeof(*b->requeues), GFP_KERNEL);
+	if (!b->requeues)
+		return -ENOMEM;
+	for (q = 0; q < b->nqueues; q++) {
+		INIT_LIST_HEAD(&b->requeues[q].node);
+		b->requeues[q].b = b;
+		b->requeues[q].q = q;
+	}
+	return 0;
 }
 
+/* Nothing listed holds a freed binding: a listed record holds a reference. */
+void devmemx_queue_destroy(struct devmemx_binding *b)
+{
+	kvfree(b->requeues);
+}
+
+static void devmemx_requeue_add(struct net_device *dev, u32 q,
+				struct devmemx_binding *b)
+{
+	struct devmemx_requeue *r = &b->requeues[q];
+
+	mutex_lock(&devmemx_requeue_lock);
+	/* A queue leaves a binding once: listed already cannot happen. */
+	if (list_empty(&r->node)) {
+		r->dev = dev;
+		netdev_hold(dev, &r->tracker, GFP_KERNEL);
+		/* A revoke does not unmap the memory while the queue may write to it. */
+		percpu_ref_get(&b->ref);
+		atomic_inc(&b->import.stuck_queues);
+		list_add_tail(&r->node, &devmemx_requeues);
+	}
+	mutex_unlock(&devmemx_requeue_lock);
+	queue_delayed_work(system_wq, &devmemx_requeue_dw, HZ);
+}
+
+/* Off the list; the binding's reference goes last (it may free @r). */
 static void devmemx_requeue_free(struct devmemx_requeue *r)
 {
-	list_del(&r->node);
+	struct devmemx_binding *b = r->b;
+
+	mutex_lock(&devmemx_requeue_lock);
+	list_del_init(&r->node);
+	mutex_unlock(&devmemx_requeue_lock);
 	netdev_put(r->dev, &r->tracker);
-	atomic_dec(&r->b->import.stuck_queues);
-	percpu_ref_put(&r->b->ref);
-	kfree(r);
+	r->dev = NULL;
+	atomic_dec(&b->import.stuck_queues);
+	percpu_ref_put(&b->ref);
 }
 
 static void devmemx_requeue_work(struct work_struct *work)
@@ -117,12 +146,9 @@ static void devmemx_queue_close(struct net_device *dev, u32 q,
 	err = netdev_rx_queue_restart(dev, q);
 	if (!err || err == -ENETDOWN || !netif_running(dev))
 		return;
-	if (devmemx_requeue_add(dev, q, b))
-		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d; retrying every second\n",
-			    q, err);
-	else
-		netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d; it keeps the binding until it restarts (ip link set %s down, then up)\n",
-			    q, err, dev->name);
+	devmemx_requeue_add(dev, q, b);
+	netdev_warn(dev, "devmemx: restarting queue %u without the provider failed: %d; retrying every second\n",
+		    q, err);
 }
 
 static int devmemx_queue_open(struct net_device *dev, u32 q,

@@ -13,19 +13,24 @@
 #include <net/netdev_queues.h>
 #include <net/netdev_rx_queue.h>
 #include <net/page_pool/memory_provider.h>
+#include <net/page_pool/types.h>
 
 #include "devmemx.h"
 
 /*
  * For each page pool a driver makes for a bound queue, from the provider's
- * init (the driver holds the device's lock; b->lock held): at the
- * binding's niov size or, after a full reopen of its channels, smaller.
- * A smaller one is served and its queue restarted at the niov size by
- * devmemx_resize_work() once the device is unlocked.
+ * init (the driver holds the device's lock; b->lock held; b->pool_shift[q]
+ * still the queue's previous pool's): at the binding's niov size or, after
+ * a full reopen of its channels, smaller. A smaller one is served and its
+ * queue restarted at the niov size by devmemx_resize_work() once the
+ * device is unlocked; unless the driver discards it first, never having
+ * served (devmemx_resize_pool_gone()).
  */
-void devmemx_resize_pool_made(struct devmemx_binding *b, unsigned int q,
+void devmemx_resize_pool_made(struct devmemx_binding *b,
+			      const struct page_pool *pool, unsigned int q,
 			      bool own_size)
 {
+	struct devmemx_resize_unseen *u = &b->resize.unseen[q];
 	u64 now = ktime_get_ns();
 
 	lockdep_assert_held(&b->lock);
@@ -41,10 +46,39 @@ void devmemx_resize_pool_made(struct devmemx_binding *b, unsigned int q,
 		return;
 	}
 	b->resize.pools++;
+	u->pool = pool;
+	u->since = !b->resize.since[q];
+	u->shift = b->pool_shift[q];
 	if (!b->resize.since[q])
 		b->resize.since[q] = now;
 	if (!b->resize.running)
 		mod_delayed_work(system_wq, &b->resize.work, 0);
+}
+
+/*
+ * A page pool of the binding is destroyed (b->lock held). A pool of
+ * another size that goes before the device's lock was let go with it,
+ * without having handed out a buffer, never served its queue: the driver
+ * built it for a full reopen that failed, and the queue runs on as it
+ * did. What its making recorded is undone, so that show does not count
+ * it and the queue is not restarted for it.
+ */
+void devmemx_resize_pool_gone(struct devmemx_binding *b,
+			      const struct page_pool *pool, unsigned int q)
+{
+	struct devmemx_resize_unseen *u;
+
+	lockdep_assert_held(&b->lock);
+	if (q >= b->nqueues || b->resize.unseen[q].pool != pool)
+		return;
+	u = &b->resize.unseen[q];
+	u->pool = NULL;
+	if (pool->pages_state_hold_cnt)
+		return;
+	b->resize.pools--;
+	if (u->since)
+		b->resize.since[q] = 0;
+	b->pool_shift[q] = u->shift;
 }
 
 /* How long bound queues ran with pools of another size, until now. */
@@ -60,12 +94,22 @@ u64 devmemx_resize_other_ns(struct devmemx_binding *b)
 	return ns;
 }
 
+/*
+ * Under b->lock with the device's lock held: every pool of another size
+ * still there survived the reopen that made it, and serves.
+ */
+static void devmemx_resize_seen(struct devmemx_binding *b)
+{
+	memset(b->resize.unseen, 0, b->nqueues * sizeof(*b->resize.unseen));
+}
+
 /* The binding leaves its queues: the time at another size stops. */
 void devmemx_resize_end(struct devmemx_binding *b)
 {
 	lockdep_assert_held(&b->lock);
 	b->resize.ns = devmemx_resize_other_ns(b);
 	memset(b->resize.since, 0, b->nqueues * sizeof(*b->resize.since));
+	devmemx_resize_seen(b);
 }
 
 /* Errors a restart may not meet again: retried, with a growing delay. */
@@ -96,6 +140,8 @@ static void devmemx_resize_work(struct work_struct *work)
 	dev = devmemx_binding_lock_dev(b);
 	if (!dev)
 		return;
+	if (b->dev == dev)
+		devmemx_resize_seen(b);
 	b->resize.running = true;
 	for (q = 0; q < b->nqueues && b->dev == dev && netif_running(dev); q++) {
 		if (!b->resize.since[q] || !test_bit(q, b->queues) ||
@@ -106,6 +152,8 @@ static void devmemx_resize_work(struct work_struct *work)
 		mutex_unlock(&b->lock);
 		err = netdev_rx_queue_restart(dev, q);
 		mutex_lock(&b->lock);
+		/* A pool its restart made and kept serves; one it undid is gone. */
+		b->resize.unseen[q].pool = NULL;
 		if (!err && b->resize.own) {
 			b->resize.ns += ktime_get_ns() - since;
 			b->resize.since[q] = 0;
@@ -140,5 +188,13 @@ int devmemx_resize_init(struct devmemx_binding *b)
 	INIT_DELAYED_WORK(&b->resize.work, devmemx_resize_work);
 	b->resize.since = kcalloc(b->nqueues, sizeof(*b->resize.since),
 				  GFP_KERNEL);
-	return b->resize.since ? 0 : -ENOMEM;
+	b->resize.unseen = kcalloc(b->nqueues, sizeof(*b->resize.unseen),
+				   GFP_KERNEL);
+	return b->resize.since && b->resize.unseen ? 0 : -ENOMEM;
+}
+
+void devmemx_resize_free(struct devmemx_binding *b)
+{
+	kfree(b->resize.unseen);
+	kfree(b->resize.since);
 }

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Fault knobs, per device, in debugfs: devmemx_sim/<ifname>/
- *   fail_queue_start  fail this many ndo_queue_start calls (-EIO)
+ *   fail_queue_start  fail this many ndo_queue_start calls of new memory
+ *                     (-EIO); the start of the old memory that follows
+ *                     (the core's fallback) is never failed
  *   fail_alloc        fail this many RX buffer allocations (packet dropped)
  *   drop              drop this many received packets
+ *   fail_reopen       fail this many full reopens of the channels (-ENOMEM)
+ *                     once every queue's new memory is built, as
+ *                     mlx5e_safe_switch_params() fails when its preactivate
+ *                     does: the new pools go, the old queues stay
  * Each counts down as it fires; ethtool -S counts what fired.
  *   recover           (write-only) reopen every channel now, as mlx5's
  *                     TX-timeout and health recovery do
@@ -59,6 +65,7 @@ void dxsim_debugfs_add(struct dxsim_priv *priv)
 	debugfs_create_atomic_t("fail_queue_start", 0600, d, &f->fail_queue_start);
 	debugfs_create_atomic_t("fail_alloc", 0600, d, &f->fail_alloc);
 	debugfs_create_atomic_t("drop", 0600, d, &f->drop);
+	debugfs_create_atomic_t("fail_reopen", 0600, d, &f->fail_reopen);
 	debugfs_create_file("recover", 0200, d, priv, &dxsim_recover_fops);
 	priv->debugfs = d;
 }

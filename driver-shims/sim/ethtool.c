@@ -82,7 +82,7 @@ static const char * const dxsim_rxq_stat_names[] = {
 /* After the queues: the device's own, then what the fault knobs did. */
 static const char * const dxsim_fault_stat_names[] = {
 	"tx_doorbells", "dma_faults", "dma_remapped", "dma_switch_routed",
-	"fault_queue_start", "fault_alloc", "fault_drop",
+	"fault_queue_start", "fault_alloc", "fault_drop", "fault_reopen",
 };
 
 #define DXSIM_RXQ_NSTATS ARRAY_SIZE(dxsim_rxq_stat_names)
@@ -149,6 +149,7 @@ static void dxsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = atomic64_read(&priv->faults.queue_start_failed);
 	*data++ = atomic64_read(&priv->faults.alloc_failed);
 	*data++ = atomic64_read(&priv->faults.dropped);
+	*data++ = atomic64_read(&priv->faults.reopen_failed);
 }
 
 const struct ethtool_ops dxsim_ethtool_ops = {

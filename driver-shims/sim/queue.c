@@ -58,6 +58,7 @@ static int dxsim_qmem_alloc(struct net_device *dev,
 		return PTR_ERR(pool);
 	qm->pool = pool;
 	qm->buf_size = size;
+	qm->ran = false;
 	return 0;
 }
 
@@ -91,6 +92,7 @@ static void dxsim_rxq_stop(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 	page_pool_disable_direct_recycling(rxq->pool);
 	qm->pool = rxq->pool;
 	qm->buf_size = rxq->buf_size;
+	qm->ran = true;
 	rxq->pool = NULL;
 }
 
@@ -204,6 +206,11 @@ static int dxsim_queues_reopen_n(struct net_device *dev, unsigned int n)
 		dxsim_reopen_qcfg(dev, i, &qcfg);
 		err = dxsim_qmem_alloc(dev, &qcfg, &qm[i], i);
 	}
+	/* The fault knob: mlx5's switch fails after it built every channel. */
+	if (!err && atomic_dec_if_positive(&priv->faults.fail_reopen) >= 0) {
+		atomic64_inc(&priv->faults.reopen_failed);
+		err = -ENOMEM;
+	}
 	for (i = 0; i < n && !err; i++) {
 		dxsim_rxq_stop(&priv->rxq[i], &old);
 		dxsim_rxq_start(&priv->rxq[i], &qm[i]);
@@ -307,7 +314,14 @@ static int dxsim_queue_start(struct net_device *dev,
 	struct dxsim_priv *priv = netdev_priv(dev);
 
 	netdev_assert_locked(dev);
-	if (atomic_dec_if_positive(&priv->faults.fail_queue_start) >= 0) {
+	/*
+	 * The knob fails new memory only: the core starts the old memory
+	 * again after a failed restart, and a failure there would leave the
+	 * queue dead (netdev_rx_queue_reconfig() WARNs), which no test wants.
+	 * So N failures are N restarts in a row that keep the old queue.
+	 */
+	if (!((struct dxsim_qmem *)mem)->ran &&
+	    atomic_dec_if_positive(&priv->faults.fail_queue_start) >= 0) {
 		atomic64_inc(&priv->faults.queue_start_failed);
 		return -EIO;
 	}

@@ -98,6 +98,7 @@ struct dxsim_rxq {
 struct dxsim_qmem {
 	struct page_pool *pool;
 	unsigned int buf_size;
+	bool ran;		/* a stopped queue's: it started before */
 };
 
 /* An ntuple rule: exact match on the fields it has (steer.c). */
@@ -113,12 +114,14 @@ struct dxsim_rule {
 };
 
 struct dxsim_faults {
-	atomic_t fail_queue_start;	/* fail this many queue starts */
+	atomic_t fail_queue_start;	/* fail this many starts of new memory */
 	atomic_t fail_alloc;		/* fail this many buffer allocations */
 	atomic_t drop;			/* drop this many received packets */
+	atomic_t fail_reopen;		/* fail this many full reopens, once built */
 	atomic64_t queue_start_failed;	/* what the knobs did */
 	atomic64_t alloc_failed;
 	atomic64_t dropped;
+	atomic64_t reopen_failed;
 };
 
 struct dxsim_priv {
