@@ -76,7 +76,9 @@ struct devmemx_resize {
 	 */
 	struct devmemx_resize_unseen {
 		const struct page_pool *pool;	/* compared, never followed */
-		bool since;	/* it started the queue's time at another size */
+		u64 since;	/* the queue's since before it */
+		u64 ns;		/* what it added to ns */
+		bool counted;	/* it was counted in pools */
 		u8 shift;	/* the queue's pool_shift before it */
 	} *unseen;
 	u32 pools;		/* pools of another size that served, ever */
@@ -311,6 +313,7 @@ void devmemx_resize_pool_gone(struct devmemx_binding *b,
 			      const struct page_pool *pool, unsigned int q);
 u64 devmemx_resize_other_ns(struct devmemx_binding *b);
 void devmemx_resize_end(struct devmemx_binding *b);
+void devmemx_resize_seen(struct devmemx_binding *b);
 
 /* end.c: every way a binding ends */
 bool devmemx_end_mark(struct devmemx_binding *b);

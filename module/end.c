@@ -164,10 +164,10 @@ static unsigned int devmemx_end_move(struct net_device *dev)
 				continue;
 			mine = devmemx_end_mark(b);
 			/*
-			 * Marked by another path, which holds the user's
-			 * reference until it has undone the queues: a
-			 * reference of our own, unless it dropped that
-			 * already (then its queues are undone).
+			 * Marked by another path: a reference of our own
+			 * while the count is not zero. If that path has
+			 * undone the queues already, b->dev is NULL and
+			 * the release below does nothing.
 			 */
 			if (mine || percpu_ref_tryget(&b->ref)) {
 				hit = b;

@@ -114,7 +114,10 @@ void devmemx_mp_destroy(struct page_pool *pool)
 {
 	struct devmemx_binding *b = pool->mp_priv;
 
-	/* Process context: the driver's page_pool_destroy() or its retry work. */
+	/*
+	 * Process context: the driver's page_pool_destroy(), its retry work,
+	 * or page_pool_create()'s error path.
+	 */
 	mutex_lock(&b->lock);
 	devmemx_resize_pool_gone(b, pool, pool->slow.queue_idx);
 	mutex_unlock(&b->lock);

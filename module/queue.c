@@ -236,6 +236,8 @@ void devmemx_queues_release(struct devmemx_binding *b)
 	if (!dev)
 		return;
 	if (b->dev == dev) {
+		/* The queues' pools served; a restart below replaces them. */
+		devmemx_resize_seen(b);
 		for_each_set_bit(q, b->queues, b->nqueues) {
 			mutex_unlock(&b->lock);
 			devmemx_queue_close(dev, q, b);

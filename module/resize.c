@@ -23,8 +23,9 @@
  * still the queue's previous pool's): at the binding's niov size or, after
  * a full reopen of its channels, smaller. A smaller one is served and its
  * queue restarted at the niov size by devmemx_resize_work() once the
- * device is unlocked; unless the driver discards it first, never having
- * served (devmemx_resize_pool_gone()).
+ * device is unlocked. Either may be discarded by the driver before it
+ * served (devmemx_resize_pool_gone()): what its making changed is kept
+ * until the queue's pools are known to serve.
  */
 void devmemx_resize_pool_made(struct devmemx_binding *b,
 			      const struct page_pool *pool, unsigned int q,
@@ -34,21 +35,26 @@ void devmemx_resize_pool_made(struct devmemx_binding *b,
 	u64 now = ktime_get_ns();
 
 	lockdep_assert_held(&b->lock);
+	/* resize_work's own restart: it judges once that returned. */
+	if (own_size && b->resize.running) {
+		b->resize.own = true;
+		return;
+	}
+	*u = (struct devmemx_resize_unseen){
+		.pool = pool,
+		.since = b->resize.since[q],
+		.shift = b->pool_shift[q],
+		.counted = !own_size,
+	};
 	if (own_size) {
-		/* resize_work's own restart: it judges once that returned. */
-		if (b->resize.running) {
-			b->resize.own = true;
-			return;
+		if (b->resize.since[q]) {
+			u->ns = now - b->resize.since[q];
+			b->resize.ns += u->ns;
 		}
-		if (b->resize.since[q])
-			b->resize.ns += now - b->resize.since[q];
 		b->resize.since[q] = 0;
 		return;
 	}
 	b->resize.pools++;
-	u->pool = pool;
-	u->since = !b->resize.since[q];
-	u->shift = b->pool_shift[q];
 	if (!b->resize.since[q])
 		b->resize.since[q] = now;
 	if (!b->resize.running)
@@ -56,12 +62,12 @@ void devmemx_resize_pool_made(struct devmemx_binding *b,
 }
 
 /*
- * A page pool of the binding is destroyed (b->lock held). A pool of
- * another size that goes before the device's lock was let go with it,
- * without having handed out a buffer, never served its queue: the driver
- * built it for a full reopen that failed, and the queue runs on as it
- * did. What its making recorded is undone, so that show does not count
- * it and the queue is not restarted for it.
+ * A page pool of the binding is destroyed (b->lock held). The queue's
+ * newest pool, gone before anything else held the device's lock and
+ * without having handed out a buffer, never served: the driver built it
+ * for a full reopen that failed, and the queue runs on with the pool it
+ * had. What its making recorded is undone, so that show does not count
+ * it, and the queue is restarted only if its old pool calls for it.
  */
 void devmemx_resize_pool_gone(struct devmemx_binding *b,
 			      const struct page_pool *pool, unsigned int q)
@@ -75,10 +81,12 @@ void devmemx_resize_pool_gone(struct devmemx_binding *b,
 	u->pool = NULL;
 	if (pool->pages_state_hold_cnt)
 		return;
-	b->resize.pools--;
-	if (u->since)
-		b->resize.since[q] = 0;
+	b->resize.pools -= u->counted;
+	b->resize.ns -= u->ns;
+	b->resize.since[q] = u->since;
 	b->pool_shift[q] = u->shift;
+	if (u->since && !b->resize.running)
+		mod_delayed_work(system_wq, &b->resize.work, 0);
 }
 
 /* How long bound queues ran with pools of another size, until now. */
@@ -95,10 +103,10 @@ u64 devmemx_resize_other_ns(struct devmemx_binding *b)
 }
 
 /*
- * Under b->lock with the device's lock held: every pool of another size
- * still there survived the reopen that made it, and serves.
+ * Under b->lock with the device's lock held: every pool still there
+ * survived the reopen that made it, and serves.
  */
-static void devmemx_resize_seen(struct devmemx_binding *b)
+void devmemx_resize_seen(struct devmemx_binding *b)
 {
 	memset(b->resize.unseen, 0, b->nqueues * sizeof(*b->resize.unseen));
 }
@@ -135,6 +143,7 @@ static void devmemx_resize_work(struct work_struct *work)
 	bool again = false;
 	unsigned int q;
 	u64 since;
+	u8 shift;
 	int err;
 
 	dev = devmemx_binding_lock_dev(b);
@@ -148,12 +157,16 @@ static void devmemx_resize_work(struct work_struct *work)
 		    __netif_get_rx_queue(dev, q)->mp_params.mp_priv != b)
 			continue;
 		since = b->resize.since[q];
+		shift = b->pool_shift[q];
 		b->resize.own = false;
 		mutex_unlock(&b->lock);
 		err = netdev_rx_queue_restart(dev, q);
 		mutex_lock(&b->lock);
 		/* A pool its restart made and kept serves; one it undid is gone. */
 		b->resize.unseen[q].pool = NULL;
+		/* A failed restart runs the queue on with its old pool. */
+		if (err)
+			b->pool_shift[q] = shift;
 		if (!err && b->resize.own) {
 			b->resize.ns += ktime_get_ns() - since;
 			b->resize.since[q] = 0;

@@ -72,5 +72,44 @@ mtu_fails() {
 }
 dx_case mtu-fails mtu_fails
 
+# A queue left on a smaller pool (the reopen worked, its restart back at
+# 64K keeps failing) sees a reopen that honours its config (the sim's
+# open_qcfg) fail: that reopen's 64K pool never served, so the queue is
+# still on 4K and must still be restarted back at 64K once it can be.
+# (Before: the discarded 64K pool ended the queue's time at 4K, show said
+# 64K and the queue stayed on 4K.)
+qcfg=/sys/module/devmemx_sim/parameters/open_qcfg
+qcfg_off() { echo 0 >$qcfg; }
+own_size_fails() {
+	local id
+	id=$(rxx devmemx -j bind dev dxsim1 queues 2 size 64K --udmabuf 16M --hugetlb --persist |
+		json_ids)
+	[ -n "$id" ] || fail "bind"
+	dx_defer rxx devmemx unbind "$id"
+	dx_defer rxx ethtool -G dxsim1 rx 1024
+	dx_defer knob_off fail_queue_start
+	echo 1000 >$knob/fail_queue_start
+	rxx ethtool -G dxsim1 rx 512 || fail "ring 1024 -> 512"
+	on_4k() { [ "$(field "$id" pools-other-size)" = 1 ] && [ "$(rx_stat rx2_buf_size)" = 4096 ]; }
+	wait_until 10 on_4k || fail "queue 2 after the reopen: at $(rx_stat rx2_buf_size)"
+
+	dx_defer qcfg_off
+	echo 1 >$qcfg
+	dx_defer knob_off fail_reopen
+	echo 1 >$knob/fail_reopen
+	! rxx ethtool -G dxsim1 rx 256 2>/dev/null || fail "ring 512 -> 256 went through with fail_reopen set"
+	echo 0 >$qcfg
+	expect_eq "$(rx_stat rx2_buf_size)" 4096 "queue 2's buffers after the failed reopen"
+	rxx devmemx show "$id" | grep -qx 'queues: id=2,buf-size=4K' ||
+		fail "the failed reopen: show's queues: $(rxx devmemx show "$id" | grep queues)"
+	echo 0 >$knob/fail_queue_start
+	back() { [ "$(rx_stat rx2_buf_size)" = 65536 ] && [ "$(back_lines "$id")" = 1 ]; }
+	wait_until 30 back ||
+		fail "queue 2 at $(rx_stat rx2_buf_size), $(back_lines "$id") restart(s) back at 64K logged"
+	expect_eq "$(field "$id" pools-other-size)" 1 "pools of another size"
+	echo "# a failed reopen at 64K over a queue on 4K: the queue restarted back at 64K"
+}
+dx_case own-size-fails own_size_fails
+
 dx_wait_idle
 expect_eq "$(dx_live)" "0 0 0" "live objects at the end"
