@@ -32,7 +32,7 @@ now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # receiver's will be: one run of 2M entries) held by another process; its
 # row for NIOV-SIZE into /tmp/dry.row.
 dry_run() {
-	local line pid fd
+	local niov=$1 line pid fd
 	coproc VRAM { dx-vram $size; }
 	read -r -u "${VRAM[0]}" line || fail "dx-vram printed nothing"
 	set -- $line
@@ -41,8 +41,8 @@ dry_run() {
 		>/tmp/dry.json || fail "dry run of 128G: $(cat /tmp/dry.json)"
 	eval "exec ${VRAM[1]}>&-"
 	wait "$VRAM_PID"
-	grep -o "{\"niov-size\":$1,[^}]*}" /tmp/dry.json >/tmp/dry.row ||
-		fail "the dry run has no row for $1: $(cat /tmp/dry.json)"
+	grep -o "{\"niov-size\":$niov,[^}]*}" /tmp/dry.json >/tmp/dry.row ||
+		fail "the dry run has no row for $niov: $(cat /tmp/dry.json)"
 }
 
 # bind_once PROVIDER NIOV-SIZE PORT: a 128G binding, a flow verified in its
