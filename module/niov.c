@@ -61,10 +61,10 @@ static u64 devmemx_niov_bytes(u64 bytes)
 	return kmalloc_size_roundup(bytes);
 }
 
-/* No warning for a size the user chose; no zeroing of what is then filled. */
-static void *devmemx_niov_array(u64 bytes)
+/* No warning for a size the user chose. */
+static void *devmemx_niov_array(u64 bytes, gfp_t gfp)
 {
-	return kvmalloc(devmemx_niov_bytes(bytes), GFP_KERNEL | __GFP_NOWARN);
+	return kvmalloc(devmemx_niov_bytes(bytes), gfp | __GFP_NOWARN);
 }
 
 /* A gen_pool chunk of @count niovs: vzalloc'd, whole pages. */
@@ -285,9 +285,8 @@ struct devmemx_fill {
 };
 
 /*
- * Give each niov of a piece its owner (the piece's, or its own), its DMA
- * address and nothing else: the array is not zeroed (init_on_alloc may
- * have done so), so each niov is written whole.
+ * Give each niov of a piece its owner (the piece's, or its own), its type
+ * and its DMA address: the rest stays as the allocator zeroed it.
  */
 static void devmemx_niov_fill_piece(void *arg, const struct devmemx_piece *p)
 {
@@ -312,11 +311,9 @@ static void devmemx_niov_fill_piece(void *arg, const struct devmemx_piece *p)
 			o = &s->owners[f->owner++];
 			devmemx_niov_owner_init(o, b, niov, 1, p->virt + i * size);
 		}
-		*niov = (struct net_iov){
-			.desc.dma_addr = p->dma + i * size,
-			.type = NET_IOV_DMABUF,
-			.owner = &o->area,
-		};
+		niov->type = NET_IOV_DMABUF;
+		niov->owner = &o->area;
+		niov->desc.dma_addr = p->dma + i * size;
 	}
 }
 
@@ -328,8 +325,17 @@ static int devmemx_niov_segs_alloc(struct devmemx_binding *b)
 
 	for (i = 0; i < b->nsegs; i++) {
 		s = &b->segs[i];
-		s->niovs = devmemx_niov_array((u64)s->count * sizeof(*s->niovs));
-		s->owners = devmemx_niov_array((u64)s->nowners * sizeof(*s->owners));
+		/*
+		 * Zeroed by the allocator's own clearing, which Debian's
+		 * kernels (init_on_alloc) do anyway: a niov's other five
+		 * words must be 0, and a store of each took longer (TCG:
+		 * 0.55-0.65 s for 2^24 niovs, written whole). Owners are
+		 * written whole.
+		 */
+		s->niovs = devmemx_niov_array((u64)s->count * sizeof(*s->niovs),
+					      GFP_KERNEL | __GFP_ZERO);
+		s->owners = devmemx_niov_array((u64)s->nowners * sizeof(*s->owners),
+					       GFP_KERNEL);
 		if (!s->niovs || !s->owners)
 			return -ENOMEM;
 		/*
