@@ -16,6 +16,10 @@ root:
 test: all
 	bash test/run.sh -k "$(KERNELS)"
 
+# The big lane (run.sh -B): a 6G VM with a 128G BAR, run only when asked.
+test-big: all
+	bash test/run.sh -B -k "$(KERNELS)"
+
 # The debug lane: the suite on a 7.2 kernel with KASAN, lockdep, kmemleak,
 # UBSAN and fault injection, built from Debian's source (test/debug/).
 debug-kernel: root
@@ -249,7 +253,7 @@ in-root-check-version:
 	[ "$$c" = "$$v" ] || { echo "debian/changelog: version \"$$c\", VERSION $$v"; exit 1; }; \
 	echo "  VERSION $$v (dkms.conf, debian/changelog)"
 
-.PHONY: all root test test-debug debug-kernel demo ab check generate clean deb \
+.PHONY: all root test test-big test-debug debug-kernel demo ab check generate clean deb \
 	install install-tools \
 	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
 	in-root-check-version

@@ -21,20 +21,34 @@ struct devmemx_requeue;
 
 /*
  * A niov's owner: the stack finds the binding through it
- * (net_iov_owner() -> container -> binding). One per run of niovs; on
- * kernels whose stack shifts by PAGE_SHIFT (7.2), one per niov larger than
- * a page, so that net_iov_idx() is 0 and that arithmetic holds.
+ * (net_iov_owner() -> container -> binding). One per run's piece of a
+ * segment; on kernels whose stack shifts by PAGE_SHIFT (7.2), one per niov
+ * larger than a page, so that net_iov_idx() is 0 and that arithmetic
+ * holds. The in-tree owner's base_dma_addr, after binding, is left out:
+ * only the in-tree provider's alloc and free read it (7.2 net/core/devmem.c
+ * net_devmem_get_dma_addr()), never called for devmemx's niovs, and 32
+ * bytes make an array of a segment's owners a power of two.
  */
 struct devmemx_owner {
 	struct net_iov_area area;
 	struct devmemx_binding *binding;
-	dma_addr_t dma;
 };
 
 /* Where the stack reads the binding (struct dmabuf_genpool_chunk_owner). */
 static_assert(offsetof(struct devmemx_owner, binding) ==
 	      DEVMEMX_BTF_OWNER_BINDING,
 	      "this kernel's devmem finds a niov's binding elsewhere: update struct devmemx_owner");
+
+/*
+ * A segment: at most 2^15 niovs and 1 GiB of the dma-buf (niov.c), in one
+ * array, in dma-buf order, their owners and one gen_pool chunk.
+ */
+struct devmemx_seg {
+	struct net_iov *niovs;
+	struct devmemx_owner *owners;
+	u32 count;
+	u32 nowners;
+};
 
 /*
  * The dma-buf as the binding imported it (import.c): attached dynamically
@@ -133,9 +147,9 @@ struct devmemx_binding {
 	struct devmemx_import import;
 
 	/* The niovs (niov.c). */
-	struct gen_pool *pool;		/* of niov indices */
-	struct net_iov *niovs;
-	struct devmemx_owner *owners;
+	struct gen_pool *pool;		/* of the niovs' addresses */
+	struct devmemx_seg *segs;
+	u32 nsegs;
 	u32 niov_count;
 	unsigned int niov_shift;
 	u64 carved;
@@ -241,9 +255,8 @@ struct devmemx_carve {
 	u64 niovs;
 	u64 carved;		/* bytes */
 	u64 wasted;		/* bytes: the dma-buf's size less carved */
-	u64 metadata;		/* bytes, as the binding reports them */
-	u64 need;		/* bytes its arrays ask for at once */
-	bool fits;		/* need leaves a sixteenth of RAM free */
+	u64 metadata;		/* bytes the binding allocates for its niovs */
+	bool fits;		/* metadata leaves a sixteenth of RAM free */
 	bool aligned;		/* every mapped entry aligned to the size */
 };
 

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Niovs: the mapped dma-buf's DMA-contiguous runs cut into aligned niovs of
- * the binding's size, their arrays (a net_iov and an owner each, or an
- * owner per run), what a cut would give at another size (the dry run), and
- * the gen_pool that hands them out.
+ * the binding's size, held in segments of bounded size with their owners,
+ * what a cut would give at another size (the dry run), and the gen_pool
+ * that hands them out.
  */
 #include <linux/dma-buf.h>
 #include <linux/genalloc.h>
+#include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
@@ -15,16 +16,63 @@
 #include "devmemx.h"
 
 /*
- * The gen_pool allocates niov indices, not DMA addresses: niov i is at
- * DEVMEMX_POOL_ADDR(b, i) (0 is gen_pool's failure), in chunks of
- * DEVMEMX_CHUNK_NIOVS. In-tree devmem adds a chunk per DMA-contiguous run
- * of the dma-buf, each a vzalloc'd page at least (128 of them for 256M of
- * scattered huge pages), and every alloc and free walks them; here a
- * chunk's bitmap fills a page.
+ * The niovs live in segments, in dma-buf order, of at most 2^15 niovs: a
+ * segment's array is at most 2 MiB, one order-9 block of the page
+ * allocator, however large the binding. One array for all of them would
+ * be 2 GiB at 2^25 niovs (128G at 4K), and kvmalloc() refuses anything
+ * above INT_MAX bytes (mm/slub.c __kvmalloc_node_noprof()). A segment may
+ * hold niovs of several runs (a plain udmabuf's are a page or a few): each
+ * run's piece of it has an owner whose area points into the segment's
+ * array, where the stack's net_iov_idx() counts from.
+ *
+ * The gen_pool hands out the niovs themselves: its addresses are their
+ * kernel addresses, a unit per struct net_iov, a chunk per segment (2^15
+ * bits: its bitmap and header take two pages). Alloc and free need no
+ * lookup of their own. It serves the chunk added last first, lowest
+ * address first: a segment also spans at most 1 GiB of the dma-buf, so
+ * that the first niovs out lie in its last GiB, as in-tree devmem's lie
+ * in its last entry.
  */
-#define DEVMEMX_CHUNK_NIOVS	(8 * (PAGE_SIZE - 128))
-#define DEVMEMX_POOL_ADDR(b, i)	(((unsigned long)(i) + 1) << (b)->niov_shift)
-#define DEVMEMX_POOL_INDEX(b, a) (((a) >> (b)->niov_shift) - 1)
+#define DEVMEMX_SEG_SHIFT	15
+#define DEVMEMX_SEG_SPAN_SHIFT	30
+
+/* log2 of a segment's niovs at 2^@shift bytes each. */
+static unsigned int devmemx_niov_seg_shift(unsigned int shift)
+{
+	if (shift >= DEVMEMX_SEG_SPAN_SHIFT)
+		return 0;
+	return min(DEVMEMX_SEG_SHIFT, DEVMEMX_SEG_SPAN_SHIFT - shift);
+}
+
+static_assert(!(sizeof(struct net_iov) & (sizeof(struct net_iov) - 1)),
+	      "the gen_pool's unit is one struct net_iov: a power of two");
+
+/*
+ * What the kernel takes for an array of @bytes as devmemx allocates it
+ * (devmemx_niov_array(): kvmalloc of this size): a kmalloc size class up
+ * to a page, whole pages of a power of two beyond, which is also what
+ * vmalloc takes when kvmalloc falls back to it (vmalloc's own bookkeeping,
+ * a few bytes a page, aside).
+ */
+static u64 devmemx_niov_bytes(u64 bytes)
+{
+	if (bytes > KMALLOC_MAX_SIZE)
+		return PAGE_ALIGN(bytes);
+	return kmalloc_size_roundup(bytes);
+}
+
+/* No warning for a size the user chose. */
+static void *devmemx_niov_array(u64 bytes, gfp_t gfp)
+{
+	return kvmalloc(devmemx_niov_bytes(bytes), gfp | __GFP_NOWARN);
+}
+
+/* A gen_pool chunk of @count niovs: vzalloc'd, whole pages. */
+static u64 devmemx_niov_chunk_bytes(u32 count)
+{
+	return PAGE_ALIGN(struct_size_t(struct gen_pool_chunk, bits,
+					BITS_TO_LONGS(count)));
+}
 
 /* Up to @want niovs into @out: how many. */
 unsigned int devmemx_niov_alloc(struct devmemx_binding *b, netmem_ref *out,
@@ -35,10 +83,10 @@ unsigned int devmemx_niov_alloc(struct devmemx_binding *b, netmem_ref *out,
 	int used, high;
 
 	for (n = 0; n < want; n++) {
-		addr = gen_pool_alloc(b->pool, 1UL << b->niov_shift);
+		addr = gen_pool_alloc(b->pool, sizeof(struct net_iov));
 		if (!addr)
 			break;
-		out[n] = net_iov_to_netmem(&b->niovs[DEVMEMX_POOL_INDEX(b, addr)]);
+		out[n] = net_iov_to_netmem((struct net_iov *)addr);
 	}
 	if (!n) {
 		atomic64_inc(&b->alloc_failures);
@@ -53,8 +101,7 @@ unsigned int devmemx_niov_alloc(struct devmemx_binding *b, netmem_ref *out,
 
 void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov)
 {
-	gen_pool_free(b->pool, DEVMEMX_POOL_ADDR(b, niov - b->niovs),
-		      1UL << b->niov_shift);
+	gen_pool_free(b->pool, (unsigned long)niov, sizeof(*niov));
 	atomic_dec(&b->in_use);
 }
 
@@ -71,196 +118,287 @@ static bool devmemx_niov_owner_each(unsigned int niov_shift)
 	return DEVMEMX_BTF_BINDING_NIOV_SHIFT < 0 && niov_shift != PAGE_SHIFT;
 }
 
-/* No warning for a size the user chose (kvmalloc WARNs above INT_MAX). */
-#define DEVMEMX_GFP_BIG	(GFP_KERNEL | __GFP_NOWARN)
-
-struct devmemx_run {
+/* One run's niovs within one segment. */
+struct devmemx_piece {
+	u64 seg;		/* the segment's index */
+	u32 first;		/* index in the segment of the piece's first niov */
+	u32 count;
+	u64 virt;		/* offset in the dma-buf of its first niov */
 	dma_addr_t dma;
-	u64 len;
-	u64 virt;		/* offset in the dma-buf */
 };
 
-/* The mapping's DMA-contiguous runs, in dma-buf order; kvfree() them. */
-static struct devmemx_run *devmemx_niov_runs(struct sg_table *sgt,
-					     unsigned int *nr)
+typedef void (*devmemx_piece_fn)(void *arg, const struct devmemx_piece *p);
+
+/*
+ * The aligned niovs of 2^@shift bytes of one run (@len bytes at @dma,
+ * offset @virt in the dma-buf), numbered from *@n on, cut at segment
+ * boundaries.
+ */
+static void devmemx_niov_walk_run(dma_addr_t dma, u64 virt, u64 len,
+				  unsigned int shift, u64 *n,
+				  devmemx_piece_fn fn, void *arg)
 {
-	struct devmemx_run *runs;
-	struct scatterlist *sg;
-	unsigned int i;
-	u64 virt = 0;
+	unsigned int seg_shift = devmemx_niov_seg_shift(shift);
+	u64 skip = ALIGN(dma, 1ULL << shift) - dma;
+	u64 count = len > skip ? (len - skip) >> shift : 0;
+	struct devmemx_piece p;
 
-	runs = kvcalloc(sgt->nents ?: 1, sizeof(*runs), GFP_KERNEL);
-	if (!runs)
-		return NULL;
-	*nr = 0;
-	for_each_sgtable_dma_sg(sgt, sg, i) {
-		dma_addr_t dma = sg_dma_address(sg);
-		u64 len = sg_dma_len(sg);
-		struct devmemx_run *last = *nr ? &runs[*nr - 1] : NULL;
-
-		if (last && last->dma + last->len == dma)
-			last->len += len;
-		else
-			runs[(*nr)++] = (struct devmemx_run){ dma, len, virt };
-		virt += len;
+	dma += skip;
+	virt += skip;
+	while (count) {
+		p.seg = *n >> seg_shift;
+		p.first = *n & ((1U << seg_shift) - 1);
+		p.count = min_t(u64, count, (1U << seg_shift) - p.first);
+		p.virt = virt;
+		p.dma = dma;
+		fn(arg, &p);
+		*n += p.count;
+		count -= p.count;
+		virt += (u64)p.count << shift;
+		dma += (u64)p.count << shift;
 	}
-	return runs;
-}
-
-/* How many aligned niovs of 2^@shift bytes run @r holds, from @skip on. */
-static u32 devmemx_niov_in_run(const struct devmemx_run *r, unsigned int shift,
-			       u64 *skip)
-{
-	*skip = ALIGN(r->dma, 1ULL << shift) - r->dma;
-	return r->len > *skip ? (r->len - *skip) >> shift : 0;
 }
 
 /*
- * What carving @runs into niovs of 2^@shift bytes gives: the binding and
+ * Call @fn for each piece of the mapping in dma-buf order: DMA-contiguous
+ * entries merged into runs, each run aligned to 2^@shift bytes and cut
+ * into whole niovs, split where a segment ends.
+ */
+static void devmemx_niov_walk(struct sg_table *sgt, unsigned int shift,
+			      devmemx_piece_fn fn, void *arg)
+{
+	u64 virt = 0, run_virt = 0, run_len = 0, n = 0;
+	dma_addr_t run_dma = 0;
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		dma_addr_t dma = sg_dma_address(sg);
+		u64 len = sg_dma_len(sg);
+
+		if (run_len && run_dma + run_len == dma) {
+			run_len += len;
+		} else {
+			devmemx_niov_walk_run(run_dma, run_virt, run_len,
+					      shift, &n, fn, arg);
+			run_dma = dma;
+			run_virt = virt;
+			run_len = len;
+		}
+		virt += len;
+	}
+	devmemx_niov_walk_run(run_dma, run_virt, run_len, shift, &n, fn, arg);
+}
+
+/* What a segment takes: its niovs, their owners, its gen_pool chunk. */
+static u64 devmemx_niov_seg_bytes(u32 count, u32 nowners)
+{
+	return devmemx_niov_bytes((u64)count * sizeof(struct net_iov)) +
+	       devmemx_niov_bytes((u64)nowners * sizeof(struct devmemx_owner)) +
+	       devmemx_niov_chunk_bytes(count);
+}
+
+struct devmemx_tally {
+	struct devmemx_carve *c;
+	bool owner_each;
+	u64 seg;		/* the segment being counted */
+	u32 count;		/* its niovs so far */
+	u32 nowners;		/* its owners so far */
+};
+
+static void devmemx_niov_tally_piece(void *arg, const struct devmemx_piece *p)
+{
+	struct devmemx_tally *t = arg;
+
+	if (p->seg != t->seg) {
+		t->c->metadata += devmemx_niov_seg_bytes(t->count, t->nowners);
+		t->seg = p->seg;
+		t->count = 0;
+		t->nowners = 0;
+	}
+	t->count += p->count;
+	t->nowners += t->owner_each ? p->count : 1;
+	t->c->niovs += p->count;
+}
+
+/*
+ * What carving the mapping into niovs of 2^@shift bytes gives, and every
+ * byte of metadata devmemx_niov_carve() allocates for it: the binding and
  * its dry run (bind-check) both count with this, so they agree.
  */
-static void devmemx_niov_tally(const struct devmemx_run *runs,
-			       unsigned int nr, unsigned int shift,
+static void devmemx_niov_tally(struct sg_table *sgt, unsigned int shift,
 			       struct devmemx_carve *c)
 {
-	u64 n = 0, chunks = 0, nowners, skip, done, count;
-	unsigned int r;
+	struct devmemx_tally t = {
+		.c = c,
+		.owner_each = devmemx_niov_owner_each(shift),
+	};
+	u64 nsegs;
 
-	for (r = 0; r < nr; r++)
-		n += devmemx_niov_in_run(&runs[r], shift, &skip);
-	/* gen_pool's chunks, vzalloc'd: whole pages. */
-	for (done = 0; done < n; done += count) {
-		count = min_t(u64, n - done, DEVMEMX_CHUNK_NIOVS);
-		chunks += PAGE_ALIGN(sizeof(struct gen_pool_chunk) +
-				     BITS_TO_LONGS(count) * sizeof(long));
-	}
-	nowners = devmemx_niov_owner_each(shift) ? n : nr;
-	c->niovs = n;
-	c->carved = n << shift;
-	/* The arrays, the chunks and the binding. */
-	c->metadata = n * sizeof(struct net_iov) +
-		      nowners * sizeof(struct devmemx_owner) + chunks +
-		      sizeof(struct devmemx_binding);
+	memset(c, 0, sizeof(*c));
+	devmemx_niov_walk(sgt, shift, devmemx_niov_tally_piece, &t);
+	if (!c->niovs)
+		return;
+	c->metadata += devmemx_niov_seg_bytes(t.count, t.nowners);
+	nsegs = DIV_ROUND_UP_ULL(c->niovs, 1U << devmemx_niov_seg_shift(shift));
+	c->carved = c->niovs << shift;
+	/* The segments' table, the gen_pool and the binding. */
+	c->metadata += devmemx_niov_bytes(nsegs * sizeof(struct devmemx_seg)) +
+		       kmalloc_size_roundup(sizeof(struct gen_pool)) +
+		       kmalloc_size_roundup(sizeof(struct devmemx_binding));
 	/*
 	 * The user sizes these: a GPU's memory at 4K is millions of niovs.
 	 * What would not leave a sixteenth of the machine's memory free is
 	 * refused before it drains memory (the OOM killer would pick some
 	 * other task).
 	 */
-	c->need = n * sizeof(struct net_iov) +
-		  nowners * sizeof(struct devmemx_owner) +
-		  BITS_TO_LONGS(n) * sizeof(long);
-	c->fits = n <= U32_MAX &&
-		  (long)(c->need >> PAGE_SHIFT) + (long)(totalram_pages() / 16) <
-		  si_mem_available();
+	c->fits = c->niovs <= U32_MAX &&
+		  (long)(c->metadata >> PAGE_SHIFT) +
+		  (long)(totalram_pages() / 16) < si_mem_available();
+}
+
+/* Count each segment's niovs and owners, to size its arrays. */
+static void devmemx_niov_size_piece(void *arg, const struct devmemx_piece *p)
+{
+	struct devmemx_binding *b = arg;
+	struct devmemx_seg *s = &b->segs[p->seg];
+
+	s->count += p->count;
+	s->nowners += devmemx_niov_owner_each(b->niov_shift) ? p->count : 1;
 }
 
 static void devmemx_niov_owner_init(struct devmemx_owner *o,
 				    struct devmemx_binding *b,
-				    struct net_iov *niovs, u32 n, u64 virt,
-				    dma_addr_t dma)
+				    struct net_iov *niovs, u32 n, u64 virt)
 {
 	o->area.niovs = niovs;
 	o->area.num_niovs = n;
 	o->area.base_virtual = virt;
 	o->binding = b;
-	o->dma = dma;
 }
 
+struct devmemx_fill {
+	struct devmemx_binding *b;
+	bool owner_each;
+	u64 seg;		/* the segment being filled */
+	u32 owner;		/* its next owner */
+};
+
 /*
- * Give every niov of run @r (index @first of its first niov; aligned and
- * cut to whole niovs) its owner area, DMA address and offset.
+ * Give each niov of a piece its owner (the piece's, or its own), its type
+ * and its DMA address: the rest stays as the allocator zeroed it.
  */
-static void devmemx_niov_fill_run(struct devmemx_binding *b,
-				  struct devmemx_run *run, unsigned int r,
-				  u32 first)
+static void devmemx_niov_fill_piece(void *arg, const struct devmemx_piece *p)
 {
-	u64 size = 1ULL << b->niov_shift;
-	u32 i, n = run->len >> b->niov_shift;
-	bool per_niov = devmemx_niov_owner_each(b->niov_shift);
+	struct devmemx_fill *f = arg;
+	struct devmemx_binding *b = f->b;
+	struct devmemx_seg *s = &b->segs[p->seg];
+	struct net_iov *niov = &s->niovs[p->first];
 	struct devmemx_owner *o = NULL;
+	u64 size = 1ULL << b->niov_shift;
+	u32 i;
 
-	if (!per_niov) {
-		o = &b->owners[r];
-		devmemx_niov_owner_init(o, b, &b->niovs[first], n, run->virt,
-					run->dma);
+	if (p->seg != f->seg) {
+		f->seg = p->seg;
+		f->owner = 0;
 	}
-	for (i = 0; i < n; i++) {
-		struct net_iov *niov = &b->niovs[first + i];
-
-		if (per_niov) {
-			o = &b->owners[first + i];
-			devmemx_niov_owner_init(o, b, niov, 1, run->virt + i * size,
-						run->dma + i * size);
+	if (!f->owner_each) {
+		o = &s->owners[f->owner++];
+		devmemx_niov_owner_init(o, b, niov, p->count, p->virt);
+	}
+	for (i = 0; i < p->count; i++, niov++) {
+		if (f->owner_each) {
+			o = &s->owners[f->owner++];
+			devmemx_niov_owner_init(o, b, niov, 1, p->virt + i * size);
 		}
 		niov->type = NET_IOV_DMABUF;
 		niov->owner = &o->area;
-		niov->desc.dma_addr = run->dma + i * size;
+		niov->desc.dma_addr = p->dma + i * size;
 	}
+}
+
+/* Each segment's arrays, and its chunk of the gen_pool. */
+static int devmemx_niov_segs_alloc(struct devmemx_binding *b)
+{
+	struct devmemx_seg *s;
+	u32 i;
+
+	for (i = 0; i < b->nsegs; i++) {
+		s = &b->segs[i];
+		/*
+		 * Zeroed by the allocator's own clearing, which Debian's
+		 * kernels (init_on_alloc) do anyway, so not twice: a niov's
+		 * other five words must be 0, and the fill then writes
+		 * three, as in-tree devmem's does. Owners are written whole.
+		 */
+		s->niovs = devmemx_niov_array((u64)s->count * sizeof(*s->niovs),
+					      GFP_KERNEL | __GFP_ZERO);
+		s->owners = devmemx_niov_array((u64)s->nowners * sizeof(*s->owners),
+					       GFP_KERNEL);
+		if (!s->niovs || !s->owners)
+			return -ENOMEM;
+		/*
+		 * In dma-buf order: gen_pool serves the chunk added last
+		 * first, so the dma-buf's last piece goes out first, as
+		 * in-tree devmem's does.
+		 */
+		if (gen_pool_add(b->pool, (unsigned long)s->niovs,
+				 (size_t)s->count * sizeof(*s->niovs),
+				 NUMA_NO_NODE))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
  * Cut the mapped dma-buf into niovs: merge DMA-contiguous entries, align
- * each run to the niov size, count what could not be used.
+ * each run to the niov size, count what could not be used. What is
+ * allocated here is what devmemx_niov_tally() counts, byte for byte.
  */
 int devmemx_niov_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack)
 {
-	unsigned int nr, r, used = 0, nowners;
-	struct devmemx_run *runs;
+	struct sg_table *sgt = b->import.sgt;
+	struct devmemx_fill f = {
+		.b = b,
+		.owner_each = devmemx_niov_owner_each(b->niov_shift),
+	};
 	struct devmemx_carve c;
-	u64 skip;
-	u32 n, count;
-	int err = 0;
+	u32 nsegs;
 
-	runs = devmemx_niov_runs(b->import.sgt, &nr);
-	if (!runs)
-		return -ENOMEM;
-	devmemx_niov_tally(runs, nr, b->niov_shift, &c);
+	devmemx_niov_tally(sgt, b->niov_shift, &c);
 	if (!c.niovs) {
 		NL_SET_ERR_MSG_FMT(extack,
 				   "no DMA-contiguous %lu-byte run in the dma-buf: use hugetlb memory",
 				   1UL << b->niov_shift);
-		err = -EINVAL;
-		goto out;
+		return -EINVAL;
 	}
-	nowners = devmemx_niov_owner_each(b->niov_shift) ? c.niovs : nr;
-	if (c.fits) {
-		b->niovs = kvcalloc(c.niovs, sizeof(*b->niovs), DEVMEMX_GFP_BIG);
-		b->owners = kvcalloc(nowners, sizeof(*b->owners),
-				     DEVMEMX_GFP_BIG);
-		b->pool = gen_pool_create(b->niov_shift, NUMA_NO_NODE);
-	}
-	if (!b->niovs || !b->owners || !b->pool) {
-		/* At most 79 characters: extack's formatted messages stop at 80. */
-		NL_SET_ERR_MSG_FMT(extack,
-				   "no memory for %llu MiB of metadata (%llu niovs): use a larger niov size",
-				   DIV_ROUND_UP_ULL(c.need, SZ_1M), c.niovs);
-		err = -ENOMEM;
-		goto out;
-	}
+	if (!c.fits)
+		goto nomem;
+	nsegs = DIV_ROUND_UP_ULL(c.niovs,
+				 1U << devmemx_niov_seg_shift(b->niov_shift));
+	/* Counted up by devmemx_niov_size_piece(): zeroed. */
+	b->segs = kvzalloc(devmemx_niov_bytes((u64)nsegs * sizeof(*b->segs)),
+			   GFP_KERNEL | __GFP_NOWARN);
+	b->pool = gen_pool_create(ilog2(sizeof(struct net_iov)), NUMA_NO_NODE);
+	if (!b->segs || !b->pool)
+		goto nomem;
+	b->nsegs = nsegs;
+	devmemx_niov_walk(sgt, b->niov_shift, devmemx_niov_size_piece, b);
+	if (devmemx_niov_segs_alloc(b))
+		goto nomem;
+	devmemx_niov_walk(sgt, b->niov_shift, devmemx_niov_fill_piece, &f);
 	b->niov_count = c.niovs;
 	b->carved = c.carved;
 	b->wasted = b->import.dmabuf->size - c.carved;
 	b->metadata = c.metadata;
-	for (r = 0, n = 0; r < nr; r++) {
-		u32 count = devmemx_niov_in_run(&runs[r], b->niov_shift, &skip);
+	return 0;
 
-		if (!count)
-			continue;
-		runs[r].dma += skip;
-		runs[r].virt += skip;
-		runs[r].len = (u64)count << b->niov_shift;
-		devmemx_niov_fill_run(b, &runs[r], used++, n);
-		n += count;
-	}
-	for (n = 0; n < b->niov_count && !err; n += count) {
-		count = min_t(u32, b->niov_count - n, DEVMEMX_CHUNK_NIOVS);
-		err = gen_pool_add(b->pool, DEVMEMX_POOL_ADDR(b, n),
-				   (size_t)count << b->niov_shift, NUMA_NO_NODE);
-	}
-out:
-	kvfree(runs);
-	return err;
+nomem:
+	/* At most 79 characters: extack's formatted messages stop at 80. */
+	NL_SET_ERR_MSG_FMT(extack,
+			   "no memory for %llu MiB of metadata (%llu niovs): use a larger niov size",
+			   DIV_ROUND_UP_ULL(c.metadata, SZ_1M), c.niovs);
+	return -ENOMEM;
 }
 
 /*
@@ -275,15 +413,10 @@ int devmemx_niov_count(struct devmemx_binding *b, unsigned int shift,
 {
 	struct sg_table *sgt = b->import.sgt;
 	u64 size = 1ULL << shift;
-	struct devmemx_run *runs;
 	struct scatterlist *sg;
-	unsigned int nr, i;
+	unsigned int i;
 
-	runs = devmemx_niov_runs(sgt, &nr);
-	if (!runs)
-		return -ENOMEM;
-	devmemx_niov_tally(runs, nr, shift, c);
-	kvfree(runs);
+	devmemx_niov_tally(sgt, shift, c);
 	c->wasted = b->import.dmabuf->size - c->carved;
 	c->aligned = true;
 	for_each_sgtable_dma_sg(sgt, sg, i)
@@ -293,23 +426,30 @@ int devmemx_niov_count(struct devmemx_binding *b, unsigned int shift,
 }
 
 /*
- * The arrays and the gen_pool, once the pools are gone. A niov the
+ * The segments and the gen_pool, once the pools are gone. A niov the
  * provider refused to take back (it warned then) still has its bit set,
- * which gen_pool_destroy() answers with a BUG: warn and leak the gen_pool
- * instead, as in-tree devmem does.
+ * which gen_pool_destroy() answers with a BUG, and the stack may still
+ * hold it: warn and leak the gen_pool and the niovs instead, as in-tree
+ * devmem leaks its gen_pool.
  */
 void devmemx_niov_destroy(struct devmemx_binding *b)
 {
 	size_t size, avail;
+	u32 i;
 
 	if (b->pool) {
 		size = gen_pool_size(b->pool);
 		avail = gen_pool_avail(b->pool);
-		if (!WARN(size != avail,
-			  "devmemx: binding %u: %zu of %zu bytes of niovs never came back; its gen_pool is leaked\n",
-			  b->id, size - avail, size))
-			gen_pool_destroy(b->pool);
+		if (WARN(size != avail,
+			 "devmemx: binding %u: %zu of %zu niovs never came back; its gen_pool and niovs are leaked\n",
+			 b->id, (size - avail) / sizeof(struct net_iov),
+			 size / sizeof(struct net_iov)))
+			return;
+		gen_pool_destroy(b->pool);
 	}
-	kvfree(b->owners);
-	kvfree(b->niovs);
+	for (i = 0; i < b->nsegs; i++) {
+		kvfree(b->segs[i].owners);
+		kvfree(b->segs[i].niovs);
+	}
+	kvfree(b->segs);
 }

@@ -85,7 +85,8 @@ dx_in_root() {
 # usage: dx_boot SERIES SCRIPT [kernel args...]; returns QEMU's exit status.
 # DX_QEMU_MACHINE (a lane's machine, e.g. q35 with an IOMMU) comes before
 # every device, DX_QEMU_VRAM_BUS names the bus of the ivshmem function and
-# DX_QEMU_VRAM_SIZE the size of its memory (default 64G); DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
+# DX_QEMU_VRAM_SIZE the size of its memory (default 64G); DX_QEMU_MEM the
+# VM's memory (default 2G); DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
 # adds QEMU flags;
 # DX_VM_CPUS (default 2) sets the CPU count.
 dx_boot() {
@@ -132,7 +133,7 @@ dx_boot() {
 	# Two CPUs (DX_VM_CPUS). A kernel without ACPI (the debug one) finds
 	# them in the BIOS's MP table, which has one entry per socket: one
 	# socket each.
-	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m 2G \
+	dx_in_root timeout "${DX_VM_TIMEOUT:-1500}" qemu-system-x86_64 -m "${DX_QEMU_MEM:-2G}" \
 		-smp $cpus,sockets=$cpus,cores=1,threads=1 \
 		-display none -monitor none -no-reboot \
 		-kernel "/boot/vmlinuz-$kver" \

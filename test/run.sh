@@ -9,13 +9,14 @@
 # log, checks that 6.12 is refused, and prints one KTAP line per test per
 # kernel and a summary line.
 #
-# usage: run.sh [-k "7.2 7.3"] [-t test,test/case] [-T timeout-seconds] [-x] [-V] [-l]
+# usage: run.sh [-k "7.2 7.3"] [-t test,test/case] [-T timeout-seconds] [-x] [-V] [-B] [-l]
 # (-t: tests, or cases of a test as TEST/CASE: those cases only, after the
 # test's own setup; -x: run the tests with bash -x, their output streamed as
 # they go; -V: the VM tests only, without the build-root tests and the 6.12
-# refusal, which do not depend on the kernel: make test-debug; -l: list the
-# tests and their cases, each with the first line of its comment, and boot
-# nothing)
+# refusal, which do not depend on the kernel: make test-debug; -B: the big
+# lane's tests only, which run only when asked (this or -t): make test-big;
+# -l: list the tests and their cases, each with the first line of its
+# comment, and boot nothing)
 #
 # A VM test with named cases (dx_case, test/vm/guestlib.sh) gets one result
 # per case, "KERNEL TEST/CASE", before the test's own, which judges its
@@ -23,16 +24,17 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels="7.2 7.3" only= xtrace= vm_only= list=
-while getopts k:t:T:xVl o; do
+kernels="7.2 7.3" only= xtrace= vm_only= list= big_only=
+while getopts k:t:T:xVBl o; do
 	case $o in
 	k) kernels=$OPTARG ;;
 	t) only=$OPTARG ;;
 	T) export DX_VM_TIMEOUT=$OPTARG ;;
 	x) xtrace=dx.xtrace=1 ;;
 	V) vm_only=1 ;;
+	B) big_only=1 vm_only=1 ;;
 	l) list=1 ;;
-	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds] [-x] [-V] [-l]" ;;
+	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds] [-x] [-V] [-B] [-l]" ;;
 	esac
 done
 
@@ -164,6 +166,12 @@ boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
 # kernel maps that pair with bus addresses the switch routes, past the
 # IOMMU (PCI_P2PDMA_MAP_BUS_ADDR); the two share an IOMMU group, which is
 # why vfio takes the first ivshmem, alone behind its root port.
+#
+# The big lane holds GPU-sized memory: a 128G BAR (an H200's 141 GB shows
+# as a BAR of that size) and 6G of memory, enough for a 4K binding of all
+# of it (2 GiB of net_iovs) beside the root in RAM. It runs only when asked
+# (-B, make test-big, or -t naming its tests): a 4K bind of 128G takes
+# seconds, but the boot and the memory are more than every run needs.
 lanes() { sed -n 's/^# dx-lanes: //p' "$DX_TOP/test/tests/$1.sh" | grep . || echo main; }
 IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu
 	-device pcie-root-port,id=dxrp1,bus=pcie.0,chassis=1,slot=1
@@ -173,8 +181,17 @@ IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu
 	-device xio3130-downstream,id=dxdn2,bus=dxup,chassis=4,slot=0
 	-device edu,bus=dxdn1"
 IOMMU_ARGS="intel_iommu=on iommu.strict=1"
-main_tests= own_boot= iommu_tests=
+BIG_MEM=6G BIG_VRAM=128G
+main_tests= own_boot= iommu_tests= big_tests=
 for t in $all_tests; do
+	case " $(lanes "$t") " in
+	*" big "*)
+		# Asked for by -B or by name only.
+		[ -n "$big_only" ] || [[ ",$only," == *",$t,"* ]] || [[ ",$only," == *",$t/"* ]] &&
+			big_tests="$big_tests $t"
+		continue ;;
+	esac
+	[ -z "$big_only" ] || continue
 	if [ -n "$(boot_args "$t")" ]; then
 		own_boot="$own_boot $t"
 		continue
@@ -189,12 +206,18 @@ done
 # lane's boot "SERIES [LANE] ..." and build/vm/SERIES-LANE.
 boot() {
 	local series=$1 tests=$2 args=${3:-} lane=${4:-} label=$1 name=$1 out vm_rc start t seen= line bad
-	local machine= who=$1
-	if [ -n "$lane" ]; then
+	local machine= who=$1 mem= vram= vram_bus=
+	if [ "$lane" = big ]; then
+		label="$series [$lane]"
+		who=$label
+		name=$series-$lane
+		mem=$BIG_MEM vram=$BIG_VRAM
+	elif [ -n "$lane" ]; then
 		label="$series [$lane]"
 		who=$label
 		name=$series-$lane
 		machine="$IOMMU_QEMU -object memory-backend-file,id=dxvram2,size=64M,mem-path=/src/build/vm/$name/vram2.img,share=on -device ivshmem-plain,memdev=dxvram2,bus=dxdn2"
+		vram=64M vram_bus=dxrp1
 	elif [ -n "$args" ]; then
 		label="$series [$args]"
 		name=$series-${tests// /}
@@ -206,8 +229,8 @@ boot() {
 	# min in one run and would have taken over 130 in the next.
 	local limit=${DX_VM_TIMEOUT:-1500}
 	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-10800}
-	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine \
-		DX_QEMU_VRAM_BUS=${lane:+dxrp1} DX_QEMU_VRAM_SIZE=${lane:+64M} \
+	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine DX_QEMU_MEM=$mem \
+		DX_QEMU_VRAM_BUS=$vram_bus DX_QEMU_VRAM_SIZE=$vram \
 		dx_boot "$series" run-tests.sh "dx.tests=$(vm_sel $tests | paste -sd,)" $args $xtrace
 	vm_rc=$?
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
@@ -264,6 +287,9 @@ for series in $kernels; do
 	for t in $own_boot; do
 		boot "$series" "$t" "$(boot_args "$t")"
 	done
+	# The debug kernel has no PCI: no BAR.
+	[ -z "$big_tests" ] || [[ $series == *-debug ]] ||
+		boot "$series" "$big_tests" "" big
 done
 
 # 6.12 must be refused at build time, with a reason that names what is missing.
