@@ -118,11 +118,9 @@ napi_pin() { # CPUS COMM-GLOB
 # dxsim1's on either CPU: ab's --napi-cpus 1 moves queue 2's.
 napi_pin 1 'napi/dxsim0-*'
 napi_pin 0-1 'napi/dxsim1-*'
-# dxsim1's NAPI threads (the sim keeps them across binds) and how many of
-# them may run on CPU 1 alone; bash builtins only, so that polling is quick.
-napis=$(for p in /proc/[0-9]*; do
-	case $(cat $p/comm 2>/dev/null) in napi/dxsim1-*) echo ${p#/proc/} ;; esac
-done)
+# How many of dxsim1's NAPI threads may run on CPU 1 alone, looked up at
+# each reading: a bind gives the queue a new thread (as mlx5 does); bash
+# builtins only, so that polling is quick.
 on1() { # STATUS-FILE: its task may run on CPU 1 alone
 	local k v
 	while read -r k v; do
@@ -131,8 +129,11 @@ on1() { # STATUS-FILE: its task may run on CPU 1 alone
 	return 1
 }
 napi_on1() {
-	local p n=0
-	for p in $napis; do on1 /proc/$p/status && n=$((n + 1)); done
+	local p c n=0
+	for p in /proc/[0-9]*; do
+		read -r c <"$p/comm" 2>/dev/null || continue
+		case $c in napi/dxsim1-*) on1 $p/status && n=$((n + 1)) ;; esac
+	done
 	echo $n
 }
 expect_eq "$(napi_on1)" 0 "dxsim1's NAPI threads on CPU 1 alone before ab"

@@ -148,7 +148,7 @@ const char rx_ab_synopsis[] =
 	"                     [--providers netdev,devmemx,netdev-nodx,zcrx | --configs LIST]\n"
 	"                     [--zcrx-area dmabuf|host]\n"
 	"                     [--bytes N | --seconds S] [--cpus LIST] [--rx-cpus LIST]\n"
-	"                     [--napi-cpus LIST]\n"
+	"                     [--napi-cpus LIST] [--napi-fifo PRIO]\n"
 	"                     [--runs N] [--flows N [--hold-bytes SIZE]] [--seed N] [--verify]\n"
 	"                     [--verify-every N]\n"
 	"                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
@@ -195,6 +195,8 @@ const char rx_ab_help[] =
 	"                        --queues on CPU i of LIST, and its IRQ where the\n"
 	"                        kernel lets it move (threaded NAPI only; a driver\n"
 	"                        may make new NAPI threads when a queue is bound)\n"
+	"  --napi-fifo PRIO      after each bind, run the NAPI thread of each bound\n"
+	"                        queue at SCHED_FIFO PRIO (1-99; threaded NAPI only)\n"
 	"  --runs N              timed runs per configuration (default 5)\n"
 	"  --flows N             connections per run, on ports PORT..PORT+N-1, flow i\n"
 	"                        steered to queue i of LIST, counting round it\n"
@@ -264,6 +266,8 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 		return ab_cpus(arg, "--rx-cpus", &o->rx_cpus);
 	case O_NAPI_CPUS:
 		return ab_cpus(arg, "--napi-cpus", &o->napi_cpus);
+	case O_NAPI_FIFO:
+		return ab_count(arg, "--napi-fifo", 99, &o->napi_fifo);
 	case O_RUNS: return ab_count(arg, "--runs", AB_MAX_RUNS, &o->runs);
 	case O_FLOWS: return ab_count(arg, "--flows", AB_MAX_FLOWS, &o->flows);
 	case O_SEED:
@@ -385,6 +389,7 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		{ "cpus", required_argument, NULL, O_CPUS },
 		{ "rx-cpus", required_argument, NULL, O_RX_CPUS },
 		{ "napi-cpus", required_argument, NULL, O_NAPI_CPUS },
+		{ "napi-fifo", required_argument, NULL, O_NAPI_FIFO },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
