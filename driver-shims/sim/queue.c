@@ -66,7 +66,7 @@ static int dxsim_qmem_alloc(struct net_device *dev,
 	struct page_pool *pool;
 
 	netdev_assert_locked(dev);
-	chan = kzalloc(sizeof(*chan), GFP_KERNEL);
+	chan = kzalloc_obj(*chan, GFP_KERNEL);
 	if (!chan)
 		return -ENOMEM;
 	pool = page_pool_create(&pp);
