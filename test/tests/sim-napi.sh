@@ -136,7 +136,8 @@ ab_placed() {
 		sleep 0.2
 	done
 	wait $p || fail "ab: $(tail -n 5 $out/err)"
-	grep "NAPI thread" $out/err | sed 's/^/# ab: /'
+	grep "NAPI thread" $out/err | sed 's/^/# ab: /' || true
+	[ -n "$pid" ] || fail "ab did not say where it placed queue 2's NAPI thread: $(tail -n 5 $out/err)"
 	[ -z "$bad" ] || fail "queue 2's NAPI thread ${pid:-?} during ab: '$bad', not '1 1 50' (CPUs policy prio)"
 	[ -n "$seen" ] || fail "queue 2's NAPI thread never seen placed during ab: $(grep NAPI $out/err)"
 	grep -qx "$seen" <<<"$before" && fail "ab placed thread $seen, which was there before the bind"
