@@ -55,6 +55,7 @@ static void dxsim_tx_drop(struct dxsim_priv *priv, struct sk_buff *skb)
 static void dxsim_tx_post(struct dxsim_priv *priv, struct dxsim_rxq *rxq,
 			  struct sk_buff_head *run)
 {
+	struct dxsim_chan *chan;
 	struct sk_buff *skb;
 	unsigned long flags;
 	u32 room;
@@ -77,7 +78,15 @@ static void dxsim_tx_post(struct dxsim_priv *priv, struct dxsim_rxq *rxq,
 	}
 	skb_queue_splice_tail_init(run, &rxq->ring);
 	spin_unlock_irqrestore(&rxq->ring.lock, flags);
-	napi_schedule(&rxq->napi);
+	/*
+	 * A stopped queue has no channel: its next start polls what waits
+	 * (see dxsim_rxq_start). Under rcu_read_lock(): a channel's NAPI is
+	 * deleted only after a grace period (netif_napi_del_locked).
+	 */
+	smp_mb();
+	chan = rcu_dereference(rxq->chan);
+	if (chan)
+		napi_schedule(&chan->napi);
 }
 
 /* The doorbell: hand what the stack queued on @pend to the peer. */
@@ -214,8 +223,7 @@ struct net_device *dxsim_create(const char *name, unsigned int queues)
 		rxq->idx = i;
 		skb_queue_head_init(&rxq->ring);
 		u64_stats_init(&rxq->stats.syncp);
-		netif_napi_add_config(dev, &rxq->napi, dxsim_poll, i);
-		netif_queue_set_napi(dev, i, NETDEV_QUEUE_TYPE_RX, &rxq->napi);
+		/* No NAPI yet: each queue start makes one (queue.c), as mlx5. */
 	}
 
 	SET_NETDEV_DEV(dev, dxsim_dma_dev);
@@ -232,12 +240,9 @@ struct net_device *dxsim_create(const char *name, unsigned int queues)
 
 	err = register_netdev(dev);
 	if (err)
-		goto err_napi;
+		goto err_free;
 	return dev;
 
-err_napi:
-	for (i = 0; i < queues; i++)
-		netif_napi_del(&priv->rxq[i].napi);
 err_free:
 	kvfree(priv->rxq);
 	kvfree(priv->tx_pend);
@@ -270,8 +275,8 @@ void dxsim_destroy(struct net_device *dev)
 	synchronize_net();
 
 	unregister_netdev(dev);
+	/* Closed by unregister: no channel, so no NAPI, is left. */
 	for (i = 0; i < dev->num_rx_queues; i++) {
-		netif_napi_del(&priv->rxq[i].napi);
 		skb_queue_purge(&priv->rxq[i].ring);
 		__skb_queue_purge(&priv->tx_pend[i]);
 	}

@@ -33,6 +33,17 @@ static void dxsim_reopen_qcfg(struct net_device *dev, unsigned int idx,
 		memset(qcfg, 0, sizeof(*qcfg));
 }
 
+/*
+ * A new channel for queue @idx: its page pool and a new NAPI, as
+ * mlx5e_open_channel() adds one (netif_napi_add_config_locked(), en_main.c:2885
+ * in 7.2) for every queue it opens, whether by a restart of the queue
+ * (mlx5e_queue_mem_alloc(), :5744) or by a full reopen: the NAPI takes
+ * the queue's NAPI config, so the NAPI id and the threaded mode carry
+ * over (napi_restore_config(), net/core/dev.c:7571), but a threaded one
+ * gets a kthread of its own, made here, while the old channel still runs
+ * (netif_napi_add_weight_locked(), dev.c:7689): whoever pinned or
+ * prioritised the old thread has to do it again.
+ */
 static int dxsim_qmem_alloc(struct net_device *dev,
 			    struct netdev_queue_config *qcfg,
 			    struct dxsim_qmem *qm, unsigned int idx)
@@ -51,52 +62,87 @@ static int dxsim_qmem_alloc(struct net_device *dev,
 		.flags		= PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV |
 				  PP_FLAG_ALLOW_UNREADABLE_NETMEM,
 	};
+	struct dxsim_chan *chan;
 	struct page_pool *pool;
 
+	netdev_assert_locked(dev);
+	chan = kzalloc_obj(*chan, GFP_KERNEL);
+	if (!chan)
+		return -ENOMEM;
 	pool = page_pool_create(&pp);
-	if (IS_ERR(pool))
+	if (IS_ERR(pool)) {
+		kfree(chan);
 		return PTR_ERR(pool);
-	qm->pool = pool;
-	qm->buf_size = size;
+	}
+	chan->rxq = &priv->rxq[idx];
+	chan->pool = pool;
+	chan->buf_size = size;
+	netif_napi_add_config_locked(dev, &chan->napi, dxsim_poll, idx);
+	qm->chan = chan;
 	qm->ran = false;
 	return 0;
 }
 
+/*
+ * The channel goes, as mlx5e_close_channel(): its NAPI (and kthread) with
+ * it; its page pool once a memory provider has its buffers back.
+ */
 static void dxsim_qmem_free(struct dxsim_qmem *qm)
 {
-	if (qm->pool)
-		page_pool_destroy(qm->pool);
-	qm->pool = NULL;
+	struct dxsim_chan *chan = qm->chan;
+
+	if (!chan)
+		return;
+	/* Waits out the peer's xmit, which may still schedule this NAPI. */
+	netif_napi_del_locked(&chan->napi);
+	page_pool_destroy(chan->pool);
+	kfree(chan);
+	qm->chan = NULL;
 }
 
 static void dxsim_rxq_start(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 {
-	rxq->pool = qm->pool;
-	rxq->buf_size = qm->buf_size;
+	struct dxsim_chan *chan = qm->chan;
+
+	rxq->pool = chan->pool;
+	WRITE_ONCE(rxq->buf_size, chan->buf_size);
 	rxq->resv_left = 0;
-	qm->pool = NULL;
+	rxq->napi = &chan->napi;
 	if (page_pool_is_unreadable(rxq->pool))
 		WRITE_ONCE(dxsim_dma_dev_shared, true);
 	/* Only now: a pool whose start failed must not point at the NAPI. */
-	page_pool_enable_direct_recycling(rxq->pool, &rxq->napi);
-	napi_enable_locked(&rxq->napi);
-	/* Packets may have arrived while the queue was stopped. */
+	page_pool_enable_direct_recycling(rxq->pool, &chan->napi);
+	napi_enable_locked(&chan->napi);
+	netif_queue_set_napi(rxq->priv->dev, rxq->idx, NETDEV_QUEUE_TYPE_RX,
+			     &chan->napi);
+	rcu_assign_pointer(rxq->chan, chan);
+	qm->chan = NULL;
+	/*
+	 * Packets may have arrived while the queue was stopped; the sender
+	 * saw no channel then, or sees this one now (dxsim_tx_post).
+	 */
+	smp_mb();
 	if (!skb_queue_empty_lockless(&rxq->ring))
-		napi_schedule(&rxq->napi);
+		napi_schedule(&chan->napi);
 }
 
 static void dxsim_rxq_stop(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 {
-	napi_disable_locked(&rxq->napi);
+	struct dxsim_chan *chan = rcu_dereference_protected(rxq->chan, true);
+
+	RCU_INIT_POINTER(rxq->chan, NULL);
+	netif_queue_set_napi(rxq->priv->dev, rxq->idx, NETDEV_QUEUE_TYPE_RX,
+			     NULL);
+	napi_disable_locked(&chan->napi);
 	dxsim_buf_release(rxq);
 	page_pool_disable_direct_recycling(rxq->pool);
-	qm->pool = rxq->pool;
-	qm->buf_size = rxq->buf_size;
+	qm->chan = chan;
 	qm->ran = true;
 	rxq->pool = NULL;
+	rxq->napi = NULL;
 }
 
-/* Stop RX queues [from, to) and free their memory; their NAPIs stay disabled. */
+/* Stop RX queues [from, to) and free their channels, NAPIs and all. */
 static void dxsim_queues_stop(struct net_device *dev, unsigned int from,
 			      unsigned int to)
 {
@@ -133,18 +179,6 @@ static int dxsim_queues_start(struct net_device *dev, unsigned int from,
 	return 0;
 }
 
-/* Link queues [from, to) to their NAPIs, or unlink them. */
-static void dxsim_queues_link(struct net_device *dev, unsigned int from,
-			      unsigned int to, bool link)
-{
-	struct dxsim_priv *priv = netdev_priv(dev);
-	unsigned int i;
-
-	for (i = from; i < to; i++)
-		netif_queue_set_napi(dev, i, NETDEV_QUEUE_TYPE_RX,
-				     link ? &priv->rxq[i].napi : NULL);
-}
-
 static int dxsim_queues_grow(struct net_device *dev, unsigned int count)
 {
 	unsigned int old = dev->real_num_rx_queues;
@@ -161,7 +195,6 @@ static int dxsim_queues_grow(struct net_device *dev, unsigned int count)
 			return err;
 		}
 	}
-	dxsim_queues_link(dev, old, count, true);
 	dxsim_steer_set_queues(netdev_priv(dev), count);
 	return 0;
 }
@@ -174,7 +207,6 @@ static void dxsim_queues_shrink(struct net_device *dev, unsigned int count)
 	dxsim_steer_set_queues(netdev_priv(dev), count);
 	netif_set_real_num_queues(dev, count, count);
 	synchronize_net();
-	dxsim_queues_link(dev, count, old, false);
 	if (netif_running(dev))
 		dxsim_queues_stop(dev, count, old);
 }

@@ -196,7 +196,7 @@ int dxsim_rx_payload(struct dxsim_rxq *rxq, struct sk_buff *skb,
 struct sk_buff *dxsim_rx_head(struct dxsim_rxq *rxq, const struct sk_buff *from,
 			      unsigned int hlen)
 {
-	struct sk_buff *skb = napi_alloc_skb(&rxq->napi, hlen);
+	struct sk_buff *skb = napi_alloc_skb(rxq->napi, hlen);
 
 	if (!skb)
 		return NULL;
@@ -238,7 +238,7 @@ void dxsim_rx_deliver(struct dxsim_rxq *rxq, struct sk_buff *skb)
 		st->frags += skb_shinfo(skb)->nr_frags;
 		u64_stats_update_end(&st->syncp);
 	}
-	napi_gro_receive(&rxq->napi, skb);
+	napi_gro_receive(rxq->napi, skb);
 }
 
 /* One packet the peer sent: split it, and coalesce it or receive it alone. */
@@ -295,7 +295,7 @@ drop:
 
 int dxsim_poll(struct napi_struct *napi, int budget)
 {
-	struct dxsim_rxq *rxq = container_of(napi, struct dxsim_rxq, napi);
+	struct dxsim_rxq *rxq = container_of(napi, struct dxsim_chan, napi)->rxq;
 	struct sk_buff *from;
 	int done = 0;
 	u64 t;

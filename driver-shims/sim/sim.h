@@ -80,10 +80,27 @@ struct dxsim_gro {
 	u32 wire_bytes;
 };
 
+/*
+ * What mlx5 calls a channel, as far as the sim has one: a NAPI and the
+ * page pool of the RQ it polls. Made anew for every queue start (a
+ * restart, a full reopen, the device's open), as mlx5e_open_channel()
+ * makes one: a new NAPI from the queue's persistent NAPI config, so the
+ * same NAPI id and threaded mode, but a new kthread when threaded.
+ */
+struct dxsim_chan {
+	struct napi_struct napi;
+	struct dxsim_rxq *rxq;
+	struct page_pool *pool;
+	unsigned int buf_size;
+};
+
 struct dxsim_rxq {
 	struct dxsim_priv *priv;
 	unsigned int idx;
-	struct napi_struct napi;
+	/* the running channel; NULL while stopped (read by the peer's xmit) */
+	struct dxsim_chan __rcu *chan;
+	/* its NAPI, for the poll (changed only while that NAPI is disabled) */
+	struct napi_struct *napi;
 	struct sk_buff_head ring;	/* sent by the peer, not yet received */
 	struct page_pool *pool;		/* payload buffers; NULL while stopped */
 	unsigned int buf_size;
@@ -96,8 +113,7 @@ struct dxsim_rxq {
 
 /* What ndo_queue_mem_alloc builds and ndo_queue_start installs. */
 struct dxsim_qmem {
-	struct page_pool *pool;
-	unsigned int buf_size;
+	struct dxsim_chan *chan;
 	bool ran;		/* a stopped queue's: it started before */
 };
 

@@ -105,8 +105,9 @@ dx_wait_idle
 # run's wall time (a reading in ticks, or one that left the loop's slice
 # unaccounted, is not). Everything of the flow runs on CPU 1 (the sender
 # and both sims' NAPI threads), the receiving thread pinned there by
-# --rx-cpus and queue 2's NAPI thread by --napi-cpus, while ab itself may
-# run on either.
+# --rx-cpus and queue 2's NAPI thread by --napi-cpus (at SCHED_FIFO 50 by
+# --napi-fifo, as make ab runs the NAPI threads: each bind makes a new
+# one), while ab itself may run on either.
 napi_pin() { # CPUS COMM-GLOB
 	local p
 	for p in /proc/[0-9]*; do
@@ -118,11 +119,9 @@ napi_pin() { # CPUS COMM-GLOB
 # dxsim1's on either CPU: ab's --napi-cpus 1 moves queue 2's.
 napi_pin 1 'napi/dxsim0-*'
 napi_pin 0-1 'napi/dxsim1-*'
-# dxsim1's NAPI threads (the sim keeps them across binds) and how many of
-# them may run on CPU 1 alone; bash builtins only, so that polling is quick.
-napis=$(for p in /proc/[0-9]*; do
-	case $(cat $p/comm 2>/dev/null) in napi/dxsim1-*) echo ${p#/proc/} ;; esac
-done)
+# How many of dxsim1's NAPI threads may run on CPU 1 alone, looked up at
+# each reading: a bind gives the queue a new thread (as mlx5 does); bash
+# builtins only, so that polling is quick.
 on1() { # STATUS-FILE: its task may run on CPU 1 alone
 	local k v
 	while read -r k v; do
@@ -131,8 +130,11 @@ on1() { # STATUS-FILE: its task may run on CPU 1 alone
 	return 1
 }
 napi_on1() {
-	local p n=0
-	for p in $napis; do on1 /proc/$p/status && n=$((n + 1)); done
+	local p c n=0
+	for p in /proc/[0-9]*; do
+		read -r c <"$p/comm" 2>/dev/null || continue
+		case $c in napi/dxsim1-*) on1 $p/status && n=$((n + 1)) ;; esac
+	done
 	echo $n
 }
 expect_eq "$(napi_on1)" 0 "dxsim1's NAPI threads on CPU 1 alone before ab"
@@ -145,6 +147,7 @@ ip netns exec tx taskset -c 1 sh -c 'for i in 1 2; do
 snd=$!
 ip netns exec rx taskset -c 0-1 devmemx-rx ab --dev dxsim1 --queues 2 \
 	--configs devmemx-64K --seconds 2 --runs 1 --cpus 0 --rx-cpus 1 --napi-cpus 1 \
+	--napi-fifo 50 \
 	--csv $out/cpus.csv --md $out/cpus.md >$out/cpus.out 2>$out/cpus.err &
 abp=$!
 pinned= napi=0
@@ -162,7 +165,7 @@ kill $hog
 hog=
 [ -n "$pinned" ] || fail "--rx-cpus 1: no thread of ab ran pinned to CPU 1"
 expect_eq $napi 1 "--napi-cpus 1: dxsim1's NAPI threads on CPU 1 alone during ab"
-grep -Eq "^devmemx-rx: dxsim1's RX queue 2: NAPI thread [0-9]+ on CPU 1$" $out/cpus.err ||
+grep -Eq "^devmemx-rx: dxsim1's RX queue 2: NAPI thread [0-9]+ on CPU 1 at SCHED_FIFO 50$" $out/cpus.err ||
 	fail "--napi-cpus 1: ab does not say where it put the NAPI: $(cat $out/cpus.err)"
 expect_eq "$(($(wc -l <$out/cpus.csv) - 1))" 2 "--cpus 0: CSV rows"
 rows $out/cpus.csv '{ printf "# --cpus 0 with a busy loop: %s: busy %.4f s of %.4f s\n",

@@ -23,7 +23,10 @@ ab_configs() {
 # sender's side runs on CPU 0 and the receiver's on CPU 1 (NAPI threads
 # pinned as a real NIC's interrupts are): left to the scheduler, they
 # would sometimes share a CPU and sometimes not.
-# Prints the taskset prefix for the receiver.
+# This places the threads there are now. A queue restart (every bind and
+# unbind) gives the queue a new NAPI thread, as mlx5 does, at SCHED_OTHER
+# on every CPU: ab_napi_args has ab place the bound queues' after each
+# bind. Prints the taskset prefix for the receiver.
 ab_hosts() {
 	local p n=0 c comm cpus
 	cpus=$(nproc)
@@ -46,6 +49,13 @@ ab_hosts() {
 	[ $cpus -ge 2 ] && echo "taskset -c 1" || true
 }
 
+# ab_napi_args: what ab_hosts does to dxsim1's NAPI threads, as devmemx-rx
+# ab's options that do it again to each bound queue's new thread after
+# each bind.
+ab_napi_args() {
+	echo "--napi-fifo 50$([ "$(nproc)" -ge 2 ] && echo " --napi-cpus 1")"
+}
+
 # ab_run NAME OUTDIR [devmemx-rx ab args...]: one runner invocation in
 # netns rx, the sender in netns tx, the hosts as ab_hosts sets them; files
 # OUTDIR/NAME.{csv,sum.csv,md}.
@@ -55,7 +65,7 @@ ab_run() {
 	pin=$(ab_hosts) || exit 1
 	ip netns exec rx $pin devmemx-rx ab --dev dxsim1 \
 		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
-		--sender-tasks napi/dxsim0- \
+		--sender-tasks napi/dxsim0- $(ab_napi_args) \
 		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr)" \
 		--unload-cmd "rmmod devmemx" --udmabuf 64M --hugetlb \
 		--tag "$DX_SERIES $name" --csv "$out/$name.csv" \

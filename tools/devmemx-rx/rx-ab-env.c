@@ -3,8 +3,9 @@
  * What devmemx-rx ab changes in the system around its runs: devmemx
  * unloaded and loaded again (netdev-nodx), how busy time is read (the
  * kick that switches out each CPU's task: SCHED_FIFO), whether the NAPI
- * runs in threads and where (--napi-cpus, IRQ affinity), and the deferred
- * skbs flushed so that a binding's page pools go once it is closed.
+ * runs in threads, where and how (--napi-cpus, --napi-fifo, IRQ affinity),
+ * and the deferred skbs flushed so that a binding's page pools go once it
+ * is closed.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -225,7 +226,7 @@ int ab_napi_check(const char *dev, bool pin)
 	return 0;
 }
 
-/* ---- NAPI threads and IRQs (--napi-cpus) ------------------------------ */
+/* ---- NAPI threads and IRQs (--napi-cpus, --napi-fifo) ----------------- */
 
 struct ab_napi_arg {
 	unsigned int ifindex;
@@ -277,10 +278,27 @@ static int ab_irq_pin(int64_t irq, unsigned int cpu)
 	return ret;
 }
 
+/* What --napi-fifo says of where the thread runs, after --napi-cpus's words. */
+static void ab_napi_say(const char *dev, uint32_t queue, const struct ab_napi_arg *a,
+			int cpu, bool irq, unsigned int fifo)
+{
+	fprintf(stderr, "devmemx-rx: %s's RX queue %u: NAPI thread %lld", dev,
+		queue, (long long)a->pid);
+	if (irq)
+		fprintf(stderr, " and IRQ %lld", (long long)a->irq);
+	if (cpu >= 0)
+		fprintf(stderr, " on CPU %d", cpu);
+	if (fifo)
+		fprintf(stderr, " at SCHED_FIFO %u", fifo);
+	fputc('\n', stderr);
+}
+
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
-		unsigned int cpu, bool say)
+		int cpu, unsigned int fifo, bool say)
 {
 	struct ab_napi_arg a = { ifindex, queue, 0, -1, -1 };
+	const char *opt = cpu >= 0 ? "--napi-cpus" : "--napi-fifo";
+	struct sched_param sp = { .sched_priority = (int)fifo };
 	cpu_set_t one;
 	int ret;
 
@@ -292,20 +310,31 @@ int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 	if (ret)
 		return ret;
 	if (!a.napi) {
-		fprintf(stderr, "devmemx-rx: --napi-cpus: %s's RX queue %u has no NAPI (is the device up?)\n",
-			dev, queue);
+		fprintf(stderr, "devmemx-rx: %s: %s's RX queue %u has no NAPI (is the device up?)\n",
+			opt, dev, queue);
 		return -ENOENT;
 	}
 	if (a.pid < 0) {
-		fprintf(stderr, "devmemx-rx: --napi-cpus: the NAPI of %s's RX queue %u (id %u) is not threaded: echo 1 > /sys/class/net/%s/threaded\n",
-			dev, queue, a.napi, dev);
+		fprintf(stderr, "devmemx-rx: %s: the NAPI of %s's RX queue %u (id %u) is not threaded: echo 1 > /sys/class/net/%s/threaded\n",
+			opt, dev, queue, a.napi, dev);
 		return -EINVAL;
+	}
+	if (fifo && sched_setscheduler(a.pid, SCHED_FIFO, &sp)) {
+		ret = -errno;
+		fprintf(stderr, "devmemx-rx: --napi-fifo: cannot run the NAPI thread of %s's RX queue %u (pid %lld) at SCHED_FIFO %u: %s\n",
+			dev, queue, (long long)a.pid, fifo, strerror(-ret));
+		return ret;
+	}
+	if (cpu < 0) {
+		if (say)
+			ab_napi_say(dev, queue, &a, cpu, false, fifo);
+		return 0;
 	}
 	CPU_ZERO(&one);
 	CPU_SET(cpu, &one);
 	if (sched_setaffinity(a.pid, sizeof(one), &one)) {
 		ret = -errno;
-		fprintf(stderr, "devmemx-rx: --napi-cpus: cannot move the NAPI thread of %s's RX queue %u (pid %lld) to CPU %u: %s\n",
+		fprintf(stderr, "devmemx-rx: --napi-cpus: cannot move the NAPI thread of %s's RX queue %u (pid %lld) to CPU %d: %s\n",
 			dev, queue, (long long)a.pid, cpu, strerror(-ret));
 		return ret;
 	}
@@ -314,11 +343,7 @@ int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 	if (ret && say)
 		fprintf(stderr, "devmemx-rx: --napi-cpus: IRQ %lld of %s's RX queue %u stays where it is: %s\n",
 			(long long)a.irq, dev, queue, strerror(-ret));
-	if (say && a.irq >= 0 && !ret)
-		fprintf(stderr, "devmemx-rx: %s's RX queue %u: NAPI thread %lld and IRQ %lld on CPU %u\n",
-			dev, queue, (long long)a.pid, (long long)a.irq, cpu);
-	else if (say)
-		fprintf(stderr, "devmemx-rx: %s's RX queue %u: NAPI thread %lld on CPU %u\n",
-			dev, queue, (long long)a.pid, cpu);
+	if (say)
+		ab_napi_say(dev, queue, &a, cpu, a.irq >= 0 && !ret, fifo);
 	return 0;
 }

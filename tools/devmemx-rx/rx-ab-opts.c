@@ -148,7 +148,7 @@ const char rx_ab_synopsis[] =
 	"                     [--providers netdev,devmemx,netdev-nodx,zcrx | --configs LIST]\n"
 	"                     [--zcrx-area dmabuf|host]\n"
 	"                     [--bytes N | --seconds S] [--cpus LIST] [--rx-cpus LIST]\n"
-	"                     [--napi-cpus LIST]\n"
+	"                     [--napi-cpus LIST] [--napi-fifo PRIO]\n"
 	"                     [--runs N] [--flows N [--hold-bytes SIZE]] [--seed N] [--verify]\n"
 	"                     [--verify-every N]\n"
 	"                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
@@ -195,6 +195,8 @@ const char rx_ab_help[] =
 	"                        --queues on CPU i of LIST, and its IRQ where the\n"
 	"                        kernel lets it move (threaded NAPI only; a driver\n"
 	"                        may make new NAPI threads when a queue is bound)\n"
+	"  --napi-fifo PRIO      after each bind, run the NAPI thread of each bound\n"
+	"                        queue at SCHED_FIFO PRIO (1-99; threaded NAPI only)\n"
 	"  --runs N              timed runs per configuration (default 5)\n"
 	"  --flows N             connections per run, on ports PORT..PORT+N-1, flow i\n"
 	"                        steered to queue i of LIST, counting round it\n"
@@ -264,6 +266,8 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 		return ab_cpus(arg, "--rx-cpus", &o->rx_cpus);
 	case O_NAPI_CPUS:
 		return ab_cpus(arg, "--napi-cpus", &o->napi_cpus);
+	case O_NAPI_FIFO:
+		return ab_count(arg, "--napi-fifo", 99, &o->napi_fifo);
 	case O_RUNS: return ab_count(arg, "--runs", AB_MAX_RUNS, &o->runs);
 	case O_FLOWS: return ab_count(arg, "--flows", AB_MAX_FLOWS, &o->flows);
 	case O_SEED:
@@ -355,7 +359,8 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		O_RUNS, O_FLOWS, O_SEED, O_VERIFY, O_VERIFY_EVERY, O_ZCRX_AREA,
 		O_HOLD_BYTES, O_CSV, O_SUMMARY, O_MD, O_TAG, O_PORT, RX_BUF,
 		O_LISTEN, O_SENDER, O_SENDER_TASKS, O_LOAD_CMD, O_UNLOAD_CMD,
-		O_TIMEOUT, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS, 'h', 0
+		O_TIMEOUT, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
+		O_NAPI_FIFO, 'h', 0
 	};
 	struct option opts[ARRAY_SIZE(codes)];
 	int c;

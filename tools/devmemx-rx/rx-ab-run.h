@@ -108,18 +108,21 @@ int ab_dx_load(struct ab *a);
 int ab_cpu_setup(struct ab *a);
 /*
  * Whether @dev's NAPI runs in threads: 1, 0 (said why that matters), -1
- * unknown; -EINVAL (said) when not and @pin (--napi-cpus) needs it.
+ * unknown; -EINVAL (said) when not and @pin (--napi-cpus, --napi-fifo)
+ * needs it.
  */
 int ab_napi_check(const char *dev, bool pin);
 /* Switch out what runs on the CPUs of @set (NULL: all): 0 or -errno. */
 int ab_kick(const cpu_set_t *set);
 /*
  * Run the NAPI thread of @dev's RX queue @queue, and its IRQ where it has
- * one and the IRQ may move, on CPU @cpu (saying so if @say): 0 or -errno
- * after a message (the NAPI must be threaded).
+ * one and the IRQ may move, on CPU @cpu (-1: where they are), at
+ * SCHED_FIFO @fifo (0: as it is), saying so if @say: 0 or -errno after a
+ * message (the NAPI must be threaded). The thread is looked up anew each
+ * call: a driver may make a new one whenever the queue restarts.
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
-		unsigned int cpu, bool say);
+		int cpu, unsigned int fifo, bool say);
 /* Wait (up to 10 s) until no page pool carries binding @id any more. */
 void ab_wait_pools(uint32_t id);
 

@@ -266,10 +266,13 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	else
 		ret = bind.ops->bind(&bind, &a->ro, a->buf.fd);
 	r->bind_sec = ab_now() - t;
-	for (i = 0; !ret && i < a->ro.nqueues && a->o->napi_cpus.n; i++)
+	/* A driver may have made the queue a new NAPI thread (mlx5 does). */
+	for (i = 0; !ret && i < a->ro.nqueues &&
+		    (a->o->napi_cpus.n || a->o->napi_fifo); i++)
 		ret = ab_napi_pin(a->ro.ifindex, a->o->dev, a->ro.queues[i],
-				  a->o->napi_cpus.cpu[i % a->o->napi_cpus.n],
-				  !a->nres);
+				  a->o->napi_cpus.n ?
+				  (int)a->o->napi_cpus.cpu[i % a->o->napi_cpus.n] : -1,
+				  a->o->napi_fifo, !a->nres);
 	if (!ret)
 		ret = ab_flows_open(a, fl, zcrx ? 0 : bind.id, verify,
 				    !r->round);
@@ -424,7 +427,7 @@ static int ab_setup(struct ab *a)
 	ret = ab_cpu_setup(a);
 	if (ret)
 		return ret;
-	a->napi_threaded = ab_napi_check(o->dev, o->napi_cpus.n);
+	a->napi_threaded = ab_napi_check(o->dev, o->napi_cpus.n || o->napi_fifo);
 	if (a->napi_threaded == -EINVAL)
 		return -EINVAL;
 	a->net_iov_size = rx_btf_struct_size("net_iov");

@@ -54,6 +54,7 @@ struct ab_opts {
 	struct ab_cpus cpus;		/* the CPUs measured (n 0: all) */
 	struct ab_cpus rx_cpus;		/* flow i's thread on rx_cpus.cpu[i % n] */
 	struct ab_cpus napi_cpus;	/* queue i's NAPI on napi_cpus.cpu[i % n] */
+	unsigned int napi_fifo;		/* bound queues' NAPI at SCHED_FIFO this (0: as is) */
 	unsigned int runs;		/* timed runs per configuration */
 	unsigned int flows;
 	uint64_t seed;

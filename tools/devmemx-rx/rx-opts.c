@@ -293,6 +293,7 @@ static const struct option rx_options[] = {
 	{ "cpus", required_argument, NULL, O_CPUS },
 	{ "rx-cpus", required_argument, NULL, O_RX_CPUS },
 	{ "napi-cpus", required_argument, NULL, O_NAPI_CPUS },
+	{ "napi-fifo", required_argument, NULL, O_NAPI_FIFO },
 	{ "help", no_argument, NULL, 'h' },
 };
 
