@@ -82,6 +82,18 @@ static int ab_ratio_digits(double v, double bar)
 }
 
 /*
+ * Digits for an interval's bound: the ratio's @d, or more for a small
+ * positive bound, so that it shows two significant digits (two runs a
+ * side can give [0.000179, 2538]; "0.000" would say the bound is zero).
+ */
+static int ab_bound_digits(double x, int d)
+{
+	while (x > 0 && x * pow(10, d) < 10 && d < 9)
+		d++;
+	return d;
+}
+
+/*
  * One row of the ratio table: @v of @metric, its 95% interval [@lo, @hi]
  * (NAN: none, fewer than two runs a side), against its bar. The verdict
  * is the interval's: meets when all of it is on the bar's side, MISSES
@@ -105,7 +117,8 @@ static void ab_bar_row(FILE *f, const char *what, const char *metric,
 	if (isnan(lo))
 		fputs(" - |", f);
 	else
-		fprintf(f, " [%.*f, %.*f] |", d, lo, d, hi);
+		fprintf(f, " [%.*f, %.*f] |", ab_bound_digits(lo, d), lo,
+			ab_bound_digits(hi, d), hi);
 	fprintf(f, " %s %.3f | %s |\n", at_most ? "<=" : ">=", bar, verdict);
 }
 
