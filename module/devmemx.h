@@ -26,8 +26,8 @@ struct devmemx_requeue;
  * larger than a page, so that net_iov_idx() is 0 and that arithmetic
  * holds. The in-tree owner's base_dma_addr, after binding, is left out:
  * only the in-tree provider's alloc and free read it (7.2 net/core/devmem.c
- * net_devmem_get_dma_addr()), never called for devmemx's niovs, and 32
- * bytes make an array of a segment's owners a power of two.
+ * net_devmem_get_dma_addr()), never called for devmemx's niovs, and at
+ * 32 bytes a full segment's owners, one per niov, fill exactly 1 MiB.
  */
 struct devmemx_owner {
 	struct net_iov_area area;
@@ -40,7 +40,7 @@ static_assert(offsetof(struct devmemx_owner, binding) ==
 	      "this kernel's devmem finds a niov's binding elsewhere: update struct devmemx_owner");
 
 /*
- * A segment: at most 2^15 niovs and 1 GiB of the dma-buf (niov.c), in one
+ * A segment: at most 2^15 niovs and 1 GiB of niovs (niov.c), in one
  * array, in dma-buf order, their owners and one gen_pool chunk.
  */
 struct devmemx_seg {

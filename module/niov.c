@@ -29,9 +29,9 @@
  * kernel addresses, a unit per struct net_iov, a chunk per segment (2^15
  * bits: its bitmap and header take two pages). Alloc and free need no
  * lookup of their own. It serves the chunk added last first, lowest
- * address first: a segment also spans at most 1 GiB of the dma-buf, so
- * that the first niovs out lie in its last GiB, as in-tree devmem's lie
- * in its last entry.
+ * address first: a segment also holds at most 1 GiB of niovs, so that
+ * the first niovs out lie near the dma-buf's end, as in-tree devmem's
+ * lie in its last entry.
  */
 #define DEVMEMX_SEG_SHIFT	15
 #define DEVMEMX_SEG_SPAN_SHIFT	30
@@ -223,8 +223,10 @@ static void devmemx_niov_tally_piece(void *arg, const struct devmemx_piece *p)
 
 /*
  * What carving the mapping into niovs of 2^@shift bytes gives, and every
- * byte of metadata devmemx_niov_carve() allocates for it: the binding and
- * its dry run (bind-check) both count with this, so they agree.
+ * byte of metadata devmemx_niov_carve() allocates for it, as the page and
+ * slab allocators take them (vmalloc's own bookkeeping aside): the
+ * binding and its dry run (bind-check) both count with this, so they
+ * agree.
  */
 static void devmemx_niov_tally(struct sg_table *sgt, unsigned int shift,
 			       struct devmemx_carve *c)
@@ -353,7 +355,7 @@ static int devmemx_niov_segs_alloc(struct devmemx_binding *b)
 /*
  * Cut the mapped dma-buf into niovs: merge DMA-contiguous entries, align
  * each run to the niov size, count what could not be used. What is
- * allocated here is what devmemx_niov_tally() counts, byte for byte.
+ * allocated here is what devmemx_niov_tally() counts.
  */
 int devmemx_niov_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack)
 {
@@ -428,9 +430,10 @@ int devmemx_niov_count(struct devmemx_binding *b, unsigned int shift,
 /*
  * The segments and the gen_pool, once the pools are gone. A niov the
  * provider refused to take back (it warned then) still has its bit set,
- * which gen_pool_destroy() answers with a BUG, and the stack may still
- * hold it: warn and leak the gen_pool and the niovs instead, as in-tree
- * devmem leaks its gen_pool.
+ * which gen_pool_destroy() answers with a BUG: warn and leak the
+ * gen_pool and the niovs instead, as in-tree devmem leaks its gen_pool.
+ * That spares the BUG only: the binding itself is still freed, so a niov
+ * the stack still held would name freed memory (in-tree's is alike).
  */
 void devmemx_niov_destroy(struct devmemx_binding *b)
 {
