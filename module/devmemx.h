@@ -253,6 +253,7 @@ void devmemx_binding_exit(void);
 /* What a binding at one niov size carves, and the metadata it takes. */
 struct devmemx_carve {
 	u64 niovs;
+	u64 nsegs;		/* the segments they take (niov.c) */
 	u64 carved;		/* bytes */
 	u64 wasted;		/* bytes: the dma-buf's size less carved */
 	u64 metadata;		/* bytes the binding allocates for its niovs */

@@ -235,17 +235,15 @@ static void devmemx_niov_tally(struct sg_table *sgt, unsigned int shift,
 		.c = c,
 		.owner_each = devmemx_niov_owner_each(shift),
 	};
-	u64 nsegs;
-
 	memset(c, 0, sizeof(*c));
 	devmemx_niov_walk(sgt, shift, devmemx_niov_tally_piece, &t);
 	if (!c->niovs)
 		return;
 	c->metadata += devmemx_niov_seg_bytes(t.count, t.nowners);
-	nsegs = DIV_ROUND_UP_ULL(c->niovs, 1U << devmemx_niov_seg_shift(shift));
+	c->nsegs = DIV_ROUND_UP_ULL(c->niovs, 1U << devmemx_niov_seg_shift(shift));
 	c->carved = c->niovs << shift;
 	/* The segments' table, the gen_pool and the binding. */
-	c->metadata += devmemx_niov_bytes(nsegs * sizeof(struct devmemx_seg)) +
+	c->metadata += devmemx_niov_bytes(c->nsegs * sizeof(struct devmemx_seg)) +
 		       kmalloc_size_roundup(sizeof(struct gen_pool)) +
 		       kmalloc_size_roundup(sizeof(struct devmemx_binding));
 	/*
@@ -365,7 +363,6 @@ int devmemx_niov_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack
 		.owner_each = devmemx_niov_owner_each(b->niov_shift),
 	};
 	struct devmemx_carve c;
-	u32 nsegs;
 
 	devmemx_niov_tally(sgt, b->niov_shift, &c);
 	if (!c.niovs) {
@@ -376,15 +373,13 @@ int devmemx_niov_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack
 	}
 	if (!c.fits)
 		goto nomem;
-	nsegs = DIV_ROUND_UP_ULL(c.niovs,
-				 1U << devmemx_niov_seg_shift(b->niov_shift));
 	/* Counted up by devmemx_niov_size_piece(): zeroed. */
-	b->segs = kvzalloc(devmemx_niov_bytes((u64)nsegs * sizeof(*b->segs)),
+	b->segs = kvzalloc(devmemx_niov_bytes(c.nsegs * sizeof(*b->segs)),
 			   GFP_KERNEL | __GFP_NOWARN);
 	b->pool = gen_pool_create(ilog2(sizeof(struct net_iov)), NUMA_NO_NODE);
 	if (!b->segs || !b->pool)
 		goto nomem;
-	b->nsegs = nsegs;
+	b->nsegs = c.nsegs;
 	devmemx_niov_walk(sgt, b->niov_shift, devmemx_niov_size_piece, b);
 	if (devmemx_niov_segs_alloc(b))
 		goto nomem;
