@@ -83,7 +83,7 @@ grep -q '^| devmemx-64K / devmemx-4K | ' $out/stdout || fail "no table on stdout
 
 # Every binding went away: no devmemx binding, no page pool with a dma-buf.
 dx_wait_idle
-wait_until 10 bash -c '! ip netns exec rx devmemx-rx pools -j | grep -q "dmabuf\|io_uring"' ||
+wait_until 10 bash -c '! ip netns exec rx devmemx-rx pools -j | grep -q "dmabuf\|io-uring"' ||
 	fail "page pools with a binding or zcrx left: $(pools rx)"
 grep -q '^devmemx ' /proc/modules || fail "devmemx not loaded again after the netdev-nodx runs"
 

@@ -195,9 +195,9 @@ q2=$(grep "^dev dxsim1 queue-type rx queue-id 2 " <<<"$out") ||
 	fail "stats: no qstats line for RX queue 2: $out"
 grep -q ' rx-hw-gro-packets [1-9][0-9]* ' <<<"$q2" ||
 	fail "stats: no HW-GRO on queue 2: $q2"
-q2b=$(ip netns exec rx devmemx-rx qstats -j --dev dxsim1 | grep '"queue_type":0,"queue_id":2,') ||
+q2b=$(ip netns exec rx devmemx-rx qstats -j --dev dxsim1 | grep '"queue-type":0,"queue-id":2,') ||
 	fail "stats: no JSON qstats for RX queue 2"
-[ "$(jget rx_bytes <(echo "$q2b"))" -ge $((3 * BYTES_N)) ] ||
+[ "$(jget rx-bytes <(echo "$q2b"))" -ge $((3 * BYTES_N)) ] ||
 	fail "stats: queue 2 received less than recv, ncdevmem and ab sent: $q2b"
 grep -Eq '^ +rx2_hw_gro_packets: [1-9][0-9]*$' <<<"$out" ||
 	fail "stats: ethtool -S has no HW-GRO on queue 2: $out"

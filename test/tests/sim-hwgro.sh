@@ -129,24 +129,24 @@ for try in 1 2 3 4 5; do
 done
 es_stat() { awk -v k="$1:" '$1 == k { print $2 }' /tmp/es1.txt; }
 for q in 0 1 2 3; do
-	line=$(grep "\"ifindex\":$ifindex,\"queue_type\":0,\"queue_id\":$q," /tmp/qstats.json) ||
+	line=$(grep "\"ifindex\":$ifindex,\"queue-type\":0,\"queue-id\":$q," /tmp/qstats.json) ||
 		fail "qstats: no line for queue $q: $(cat /tmp/qstats.json)"
 	echo "$line" >/tmp/q.json
 	for k in packets bytes hw_gro_packets hw_gro_bytes hw_gro_wire_packets hw_gro_wire_bytes; do
-		expect_eq "$(jget "rx_$k" /tmp/q.json)" "$(es_stat "rx${q}_$k")" "qstats rx_$k of queue $q"
+		expect_eq "$(jget "rx-${k//_/-}" /tmp/q.json)" "$(es_stat "rx${q}_$k")" "qstats rx-${k//_/-} of queue $q"
 	done
 done
 
 # The device's totals keep what its queues counted when ethtool -L takes
 # queues away (the driver's base stats carry them).
 dev_rx() { # counter: dxsim1's device-scope qstats value
-	ip netns exec rx devmemx-rx qstats -j | grep "^{\"ifindex\":$ifindex,\"rx_packets\"" >/tmp/qd.json ||
+	ip netns exec rx devmemx-rx qstats -j | grep "^{\"ifindex\":$ifindex,\"rx-packets\"" >/tmp/qd.json ||
 		fail "qstats: no device line for dxsim1"
 	jget "$1" /tmp/qd.json
 }
-p0=$(dev_rx rx_packets) w0=$(dev_rx rx_hw_gro_wire_packets)
+p0=$(dev_rx rx-packets) w0=$(dev_rx rx-hw-gro-wire-packets)
 ip netns exec rx ethtool -L dxsim1 combined 2
-p1=$(dev_rx rx_packets) w1=$(dev_rx rx_hw_gro_wire_packets)
+p1=$(dev_rx rx-packets) w1=$(dev_rx rx-hw-gro-wire-packets)
 [ "$p1" -ge "$p0" ] && [ "$w1" -ge "$w0" ] ||
 	fail "device totals went back after ethtool -L combined 2: packets $p0 -> $p1, HW-GRO wire packets $w0 -> $w1"
 ip netns exec rx ethtool -L dxsim1 combined 4

@@ -22,8 +22,8 @@ napi_threads() {
 minus() { grep -vxF -f <(echo "$2") <<<"$1" || true; }
 # The NAPI ids of dxsim1's live page pools (a pool knows its queue's NAPI).
 napi_ids() {
-	rxx devmemx-rx pools --dev dxsim1 -j | grep -v detach_time |
-		sed -n 's/.*"napi_id":\([0-9]*\).*/\1/p' | sort -un | tr '\n' ' '
+	rxx devmemx-rx pools --dev dxsim1 -j | grep -v detach-time |
+		sed -n 's/.*"napi-id":\([0-9]*\).*/\1/p' | sort -un | tr '\n' ' '
 }
 # PID: "CPUS POLICY PRIO" (policy 0 SCHED_OTHER, 1 SCHED_FIFO).
 placement() {
@@ -75,7 +75,7 @@ restart() {
 	expect_eq "$(napi_ids)" "$old_ids" "NAPI ids after the bind"
 	# The bound pool is polled by queue 2's NAPI, under the queue's old id.
 	rxx devmemx-rx pools --dev dxsim1 -j | grep '"dmabuf"' |
-		grep -q "\"napi_id\":\($(echo $old_ids | tr ' ' '|' | sed 's/|/\\|/g')\)," ||
+		grep -q "\"napi-id\":\($(echo $old_ids | tr ' ' '|' | sed 's/|/\\|/g')\)," ||
 		fail "the bound pool's NAPI id is none of the old ones: $(rxx devmemx-rx pools --dev dxsim1 -j)"
 	before=$after
 	rxx devmemx unbind "$id" >/dev/null || fail "unbind $id"

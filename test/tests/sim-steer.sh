@@ -270,7 +270,7 @@ nl_queues() {
 # Page pools of dxsim1 that serve a queue (not ones freed, still draining).
 nl_pools() {
 	flush_deferred_skbs
-	rxx devmemx-rx pools -j | grep "\"ifindex\":$ifindex," | grep -vc detach_time
+	rxx devmemx-rx pools -j | grep "\"ifindex\":$ifindex," | grep -vc detach-time
 }
 # A case's cleanup: the setup's channels and table (4, RSS on queue 0),
 # the device up, no rule.

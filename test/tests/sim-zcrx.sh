@@ -33,7 +33,7 @@ rule=$(ip netns exec rx ethtool -N dxsim1 flow-type tcp4 dst-port $PORT action 3
 # The page pools of io_uring on dxsim1, with their buffer sizes.
 iou_pools() {
 	ip netns exec rx devmemx-rx pools --dev dxsim1 -j |
-		sed -n 's/.*"io_uring":{\([^}]*\)}.*/\1/p'
+		sed -n 's/.*"io-uring":{\([^}]*\)}.*/\1/p'
 }
 
 # iou_run NAME BUF_LEN [server args]: the server on queue 3, the client
@@ -50,14 +50,14 @@ iou_run() {
 		IOU_PID=
 		fail "$name: iou-zcrx -s (exit $rc) not listening: $(tail -n 5 /tmp/$name.out)"
 	}
-	expect_eq "$(iou_pools)" "\"rx_buf_len\":$len" "$name: io_uring's page pools on dxsim1"
+	expect_eq "$(iou_pools)" "\"rx-buf-len\":$len" "$name: io_uring's page pools on dxsim1"
 	ip netns exec tx iou-zcrx -c -h 192.0.2.2 -p $PORT -l 12840 >/tmp/$name-c.out 2>&1 ||
 		fail "$name: iou-zcrx -c: exit $?: $(tail -n 5 /tmp/$name-c.out)"
 	wait "$IOU_PID" || rc=$?
 	IOU_PID=
 	[ $rc = 0 ] || fail "$name: iou-zcrx -s: exit $rc: $(tail -n 5 /tmp/$name.out)"
 	flush_deferred_skbs
-	wait_until 10 bash -c '[ -z "$(ip netns exec rx devmemx-rx pools -j | grep io_uring)" ]' ||
+	wait_until 10 bash -c '[ -z "$(ip netns exec rx devmemx-rx pools -j | grep io-uring)" ]' ||
 		fail "$name: io_uring's page pools left: $(pools rx)"
 }
 

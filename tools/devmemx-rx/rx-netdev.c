@@ -4,7 +4,8 @@
  * family lists in this network namespace (page-pool-get, queue-get,
  * per-device and per-queue qstats-get dumps), one line per object: "name
  * value" pairs with devices by name, queue types by name and byte counts
- * as sizes, or with -j one JSON object of the kernel's numbers. Tests use
+ * as sizes, or with -j one JSON object of the kernel's numbers, keyed
+ * (text and JSON alike) by the attribute names of netdev.yaml. Tests use
  * them to see which binding a page pool or queue has, and what each RX
  * queue received (HW-GRO included).
  */
@@ -39,12 +40,12 @@ struct rx_listing {
 static const struct rx_field rx_pool_fields[] = {
 	{ NETDEV_A_PAGE_POOL_ID, "id", RX_NUM },
 	{ NETDEV_A_PAGE_POOL_IFINDEX, "ifindex", RX_DEV },
-	{ NETDEV_A_PAGE_POOL_NAPI_ID, "napi_id", RX_NUM },
+	{ NETDEV_A_PAGE_POOL_NAPI_ID, "napi-id", RX_NUM },
 	{ NETDEV_A_PAGE_POOL_INFLIGHT, "inflight", RX_NUM },
-	{ NETDEV_A_PAGE_POOL_INFLIGHT_MEM, "inflight_mem", RX_BYTES },
-	{ NETDEV_A_PAGE_POOL_DETACH_TIME, "detach_time", RX_NUM },
+	{ NETDEV_A_PAGE_POOL_INFLIGHT_MEM, "inflight-mem", RX_BYTES },
+	{ NETDEV_A_PAGE_POOL_DETACH_TIME, "detach-time", RX_NUM },
 	{ NETDEV_A_PAGE_POOL_DMABUF, "dmabuf", RX_BINDING },
-	{ NETDEV_A_PAGE_POOL_IO_URING, "io_uring", RX_IOURING },
+	{ NETDEV_A_PAGE_POOL_IO_URING, "io-uring", RX_IOURING },
 	{ 0, NULL, RX_NUM }
 };
 
@@ -54,25 +55,25 @@ static const struct rx_field rx_queue_fields[] = {
 	{ NETDEV_A_QUEUE_IFINDEX, "ifindex", RX_DEV },
 	{ NETDEV_A_QUEUE_TYPE, "type", RX_QTYPE },
 	{ NETDEV_A_QUEUE_DMABUF, "dmabuf", RX_BINDING },
-	{ NETDEV_A_QUEUE_IO_URING, "io_uring", RX_IOURING },
+	{ NETDEV_A_QUEUE_IO_URING, "io-uring", RX_IOURING },
 	{ 0, NULL, RX_NUM }
 };
 
 /* Per device, then per queue; the driver reports only what it counts. */
 static const struct rx_field rx_qstats_fields[] = {
 	{ NETDEV_A_QSTATS_IFINDEX, "ifindex", RX_DEV },
-	{ NETDEV_A_QSTATS_QUEUE_TYPE, "queue_type", RX_QTYPE },
-	{ NETDEV_A_QSTATS_QUEUE_ID, "queue_id", RX_NUM },
-	{ NETDEV_A_QSTATS_RX_PACKETS, "rx_packets", RX_NUM },
-	{ NETDEV_A_QSTATS_RX_BYTES, "rx_bytes", RX_BYTES },
-	{ NETDEV_A_QSTATS_RX_ALLOC_FAIL, "rx_alloc_fail", RX_NUM },
-	{ NETDEV_A_QSTATS_RX_HW_DROPS, "rx_hw_drops", RX_NUM },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_PACKETS, "rx_hw_gro_packets", RX_NUM },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_BYTES, "rx_hw_gro_bytes", RX_BYTES },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_PACKETS, "rx_hw_gro_wire_packets", RX_NUM },
-	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_BYTES, "rx_hw_gro_wire_bytes", RX_BYTES },
-	{ NETDEV_A_QSTATS_TX_PACKETS, "tx_packets", RX_NUM },
-	{ NETDEV_A_QSTATS_TX_BYTES, "tx_bytes", RX_BYTES },
+	{ NETDEV_A_QSTATS_QUEUE_TYPE, "queue-type", RX_QTYPE },
+	{ NETDEV_A_QSTATS_QUEUE_ID, "queue-id", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_PACKETS, "rx-packets", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_BYTES, "rx-bytes", RX_BYTES },
+	{ NETDEV_A_QSTATS_RX_ALLOC_FAIL, "rx-alloc-fail", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_DROPS, "rx-hw-drops", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_PACKETS, "rx-hw-gro-packets", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_BYTES, "rx-hw-gro-bytes", RX_BYTES },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_PACKETS, "rx-hw-gro-wire-packets", RX_NUM },
+	{ NETDEV_A_QSTATS_RX_HW_GRO_WIRE_BYTES, "rx-hw-gro-wire-bytes", RX_BYTES },
+	{ NETDEV_A_QSTATS_TX_PACKETS, "tx-packets", RX_NUM },
+	{ NETDEV_A_QSTATS_TX_BYTES, "tx-bytes", RX_BYTES },
 	{ 0, NULL, RX_NUM }
 };
 
@@ -125,7 +126,7 @@ static void rx_print_text(const struct rx_field *f, uint64_t v)
 
 /*
  * io_uring zcrx's nest: "io-uring rx-buf-len 64K" (the kernel says the size
- * from 6.19 on), -j "io_uring":{"rx_buf_len":65536}; NULL when it has none.
+ * from 6.19 on), -j "io-uring":{"rx-buf-len":65536}; NULL when it has none.
  */
 static const struct nlattr *rx_iouring_len(const struct nlattr *a)
 {
@@ -154,10 +155,10 @@ static void rx_print_json(const struct rx_field *f, const struct dx_reply *r)
 			continue;
 		}
 		len = rx_iouring_len(r->tb[f->attr]);
-		dx_json_key(&j, "io_uring");
+		dx_json_key(&j, f->name);
 		dx_json_open_object(&j);
 		if (len)
-			dx_json_u64_field(&j, "rx_buf_len", dx_nla_uint(len));
+			dx_json_u64_field(&j, "rx-buf-len", dx_nla_uint(len));
 		dx_json_close_object(&j);
 	}
 	dx_json_close_object(&j);
@@ -168,7 +169,6 @@ static void rx_print_line(const struct rx_field *f, const struct dx_reply *r)
 {
 	const struct nlattr *len;
 	const char *sep = "";
-	const char *n;
 	char buf[24];
 
 	for (; f->name; f++) {
@@ -185,16 +185,13 @@ static void rx_print_line(const struct rx_field *f, const struct dx_reply *r)
 			}
 			continue;
 		}
-		/* Text names: dev, binding, hyphens. */
+		/* Text names the device and the binding as the CLI does. */
 		if (f->fmt == RX_DEV)
 			fputs("dev ", stdout);
 		else if (f->fmt == RX_BINDING)
 			fputs("binding ", stdout);
 		else
-			for (n = f->name; *n; n++)
-				putchar(*n == '_' ? '-' : *n);
-		if (f->fmt != RX_DEV && f->fmt != RX_BINDING)
-			putchar(' ');
+			printf("%s ", f->name);
 		rx_print_text(f, dx_nla_uint(r->tb[f->attr]));
 	}
 	putchar('\n');
