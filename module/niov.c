@@ -237,8 +237,11 @@ static void devmemx_niov_tally(struct sg_table *sgt, unsigned int shift,
 	};
 	memset(c, 0, sizeof(*c));
 	devmemx_niov_walk(sgt, shift, devmemx_niov_tally_piece, &t);
-	if (!c->niovs)
+	if (!c->niovs) {
+		/* Nothing to allocate; bind refuses it for its own reason. */
+		c->fits = true;
 		return;
+	}
 	c->metadata += devmemx_niov_seg_bytes(t.count, t.nowners);
 	c->nsegs = DIV_ROUND_UP_ULL(c->niovs, 1U << devmemx_niov_seg_shift(shift));
 	c->carved = c->niovs << shift;
@@ -250,9 +253,10 @@ static void devmemx_niov_tally(struct sg_table *sgt, unsigned int shift,
 	 * The user sizes these: a GPU's memory at 4K is millions of niovs.
 	 * What would not leave a sixteenth of the machine's memory free is
 	 * refused before it drains memory (the OOM killer would pick some
-	 * other task).
+	 * other task). in_use and high_water count niovs in an atomic_t:
+	 * INT_MAX niovs (8 TiB at 4K) is the most a binding holds.
 	 */
-	c->fits = c->niovs <= U32_MAX &&
+	c->fits = c->niovs <= INT_MAX &&
 		  (long)(c->metadata >> PAGE_SHIFT) +
 		  (long)(totalram_pages() / 16) < si_mem_available();
 }
