@@ -71,7 +71,9 @@ scale=$(echo "${sets//,/ }" | tr ' ' '\n' | grep -x scale || true)
 # boot_ab SERIES NAME SETS: a VM of SERIES (files in build/vm/NAME) runs
 # SETS in the background; its pid in $vm_pid.
 boot_ab() {
-	dx_log "ab on $(dx_kver "$1"): $bytes per run, $runs runs, sets $3 (QEMU $DX_QEMU_EXTRA${DX_QEMU_MEM:+, $DX_QEMU_MEM of memory}${DX_QEMU_VRAM_SIZE:+, a $DX_QEMU_VRAM_SIZE BAR}); a line per run follows (each set counts its own runs), full log in build/vm/$2/results.log"
+	local per="$bytes per run, $runs runs"
+	[ "$3" != scale ] || per="1M per run, 3 runs"
+	dx_log "ab on $(dx_kver "$1"): $per, sets $3 (QEMU $DX_QEMU_EXTRA${DX_QEMU_MEM:+, $DX_QEMU_MEM of memory}${DX_QEMU_VRAM_SIZE:+, a $DX_QEMU_VRAM_SIZE BAR}); a line per run follows (each set counts its own runs), full log in build/vm/$2/results.log"
 	rm -f "$DX_BUILD/vm/$2/results.log"
 	DX_VM_NAME=$2 dx_boot "$1" ab.sh "dx.ab_bytes=$bytes" "dx.ab_runs=$runs" \
 		"dx.ab_sets=$3" ${seed:+"dx.ab_seed=$seed"} &

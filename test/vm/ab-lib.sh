@@ -124,7 +124,11 @@ ab_scale() {
 		AB_BUF= ab_run "scale-${g}G" "$out" --configs "$cfgs" --queues 2 \
 			--bytes 1M --runs 3 --vram "${g}G" "$@"
 	done
-	rmmod devmemx_vram
+	# The last binding's memory may still be on its way back (in-tree
+	# frees it in a worker), holding the dma-buf and so the exporter.
+	ab_vram_out() { rmmod devmemx_vram 2>/dev/null; }
+	wait_until 120 ab_vram_out ||
+		fail "scale: devmemx_vram still in use 120 s after the last run"
 }
 
 # ab_sockets OUTDIR BYTES RUNS SEED [args...]: many sockets. 1, 16 and 64

@@ -128,7 +128,7 @@ void ab_wait_pools(uint32_t id);
 /* /proc/meminfo's MemAvailable in KiB, or -1. */
 int64_t ab_mem_avail(void);
 /*
- * Wait (up to 10 s) until no page pool carries binding @id and MemAvailable
+ * Wait (up to 60 s) until no page pool carries binding @id and MemAvailable
  * is back within 16 MiB of @before (KiB, -1: pools only): the time from @t0
  * (s), the MemAvailable last read in *@after.
  */
