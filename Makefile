@@ -33,8 +33,13 @@ test-debug: debug-kernel
 demo: all
 	bash test/demo.sh
 
+# make ab SETS=scale (or make ab-scale): those sets only; make's own
+# options leave no room for ab.sh's -S.
 ab: all
-	bash test/ab.sh
+	bash test/ab.sh $(if $(SETS),-S $(SETS))
+
+ab-scale: all
+	bash test/ab.sh -S scale
 
 check: all
 	$(ROOT_RUN) make -C /src in-root-check KERNELS="$(KERNELS)"
@@ -253,7 +258,7 @@ in-root-check-version:
 	[ "$$c" = "$$v" ] || { echo "debian/changelog: version \"$$c\", VERSION $$v"; exit 1; }; \
 	echo "  VERSION $$v (dkms.conf, debian/changelog)"
 
-.PHONY: all root test test-big test-debug debug-kernel demo ab check generate clean deb \
+.PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale check generate clean deb \
 	install install-tools \
 	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
 	in-root-check-version

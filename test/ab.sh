@@ -5,7 +5,9 @@
 # instruction counting so that guest time follows the instructions run
 # rather than the host's load. Output in build/ab: ab.csv (one row per run),
 # summary.csv (medians per configuration), ab.md (the tables with the
-# ratios, also printed), cpu.svg and cmsgs.svg.
+# ratios, also printed), cpu.svg and cmsgs.svg; with the scale set (-S
+# scale, not a default: a VM of its own per kernel with a 256G BAR),
+# scale.svg.
 #
 # usage: ab.sh [-k "7.2 7.3"] [-b BYTES] [-r RUNS] [-s SEED] [-S SETS]
 #
@@ -25,7 +27,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernels=${KERNELS:-7.2 7.3} bytes=512M runs=7 seed= sets=main,flows4,grooff,scale,sockets
+kernels=${KERNELS:-7.2 7.3} bytes=512M runs=7 seed= sets=main,flows4,grooff,sockets
 while getopts k:b:r:s:S: o; do
 	case $o in
 	k) kernels=$OPTARG ;;
@@ -62,61 +64,88 @@ follow() {
 			esac
 		done
 }
-declare -A pid
-for series in $kernels; do
-	dx_log "ab on $(dx_kver "$series"): $bytes per run, $runs runs, sets $sets (QEMU $DX_QEMU_EXTRA); a line per run follows (each set counts its own runs), full log in build/vm/$series/results.log"
-	rm -f "$DX_BUILD/vm/$series/results.log"
-	dx_boot "$series" ab.sh "dx.ab_bytes=$bytes" "dx.ab_runs=$runs" \
-		"dx.ab_sets=$sets" ${seed:+"dx.ab_seed=$seed"} &
-	pid[$series]=$!
-	follow "$series" "${pid[$series]}" &
-done
-for series in $kernels; do
-	wait "${pid[$series]}"
+# The scale set boots a VM of its own (below); the other sets share one
+# VM per kernel.
+vm_sets=$(echo "${sets//,/ }" | tr ' ' '\n' | grep -vx scale | paste -sd, -)
+scale=$(echo "${sets//,/ }" | tr ' ' '\n' | grep -x scale || true)
+# boot_ab SERIES NAME SETS: a VM of SERIES (files in build/vm/NAME) runs
+# SETS in the background; its pid in $vm_pid.
+boot_ab() {
+	local per="$bytes per run, $runs runs"
+	[ "$3" != scale ] || per="1M per run, 3 runs"
+	dx_log "ab on $(dx_kver "$1"): $per, sets $3 (QEMU $DX_QEMU_EXTRA${DX_QEMU_MEM:+, $DX_QEMU_MEM of memory}${DX_QEMU_VRAM_SIZE:+, a $DX_QEMU_VRAM_SIZE BAR}); a line per run follows (each set counts its own runs), full log in build/vm/$2/results.log"
+	rm -f "$DX_BUILD/vm/$2/results.log"
+	DX_VM_NAME=$2 dx_boot "$1" ab.sh "dx.ab_bytes=$bytes" "dx.ab_runs=$runs" \
+		"dx.ab_sets=$3" ${seed:+"dx.ab_seed=$seed"} &
+	vm_pid=$!
+	follow "$2" "$vm_pid" &
+}
+# collect SERIES NAME PID SET: wait for the VM, then its files into $out as
+# SERIES-FILE; SERIES-SET*.md must be among them.
+collect() {
+	local rc log=$DX_BUILD/vm/$2/results.log
+	wait "$3"
 	rc=$?
-	log=$DX_BUILD/vm/$series/results.log
-	tr -d '\r' <"$log" | awk -v d="$out" -v s="$series" '
+	tr -d '\r' <"$log" | awk -v d="$out" -v s="$1" '
 		/^DX-FILE-END$/ { f = ""; next }
 		/^DX-FILE / { f = d "/" s "-" $2; next }
 		f != "" { print > f; next }
 		/^DX-END$/ { next }
 		/^\[[0-9]+\/[0-9]+\] / { next }
 		{ print > "/dev/stderr" }'
-	grep -q '^DX-END' "$log" && [ $rc = 0 ] && ls "$out/$series"-*.md >/dev/null 2>&1 ||
-		dx_die "the ab VM on $series failed (exit $rc); see build/vm/$series/{results,console}.log"
-	dx_log "ab on $series done after $((SECONDS - start)) s"
-done
+	grep -q '^DX-END' "$log" && [ $rc = 0 ] && ls "$out/$1-$4"*.md >/dev/null 2>&1 ||
+		dx_die "the ab VM $2 failed (exit $rc); see build/vm/$2/{results,console}.log"
+	dx_log "ab VM $2 done after $((SECONDS - start)) s"
+}
+declare -A pid
+if [ -n "$vm_sets" ]; then
+	for series in $kernels; do
+		boot_ab "$series" "$series" "$vm_sets"
+		pid[$series]=$vm_pid
+	done
+	for series in $kernels; do
+		collect "$series" "$series" "${pid[$series]}" "${vm_sets%%,*}"
+	done
+fi
+# The scale set: device memory as the largest GPUs have it, a 256G BAR
+# (sparse: the VM writes only the flows' few MiB), and memory for a 4K
+# binding of all of it (in-tree: 4 GiB of net_iovs and ~0.5 GiB of
+# gen_pool chunks; devmemx binds only what leaves a sixteenth of the
+# memory free). QEMU's default machine and CPU place it as they place
+# the main lane's 64G (doc/ab.md, "The scale set"). One kernel after the
+# other: 8G each is more than the host should give twice.
+if [ -n "$scale" ]; then
+	for series in $kernels; do
+		DX_QEMU_MEM=${DX_AB_SCALE_MEM:-8G} DX_QEMU_VRAM_SIZE=256G \
+			boot_ab "$series" "$series-scale" scale
+		collect "$series" "$series-scale" "$vm_pid" scale
+	done
+fi
 
 # One CSV of all runs, one of all medians, one markdown file, two plots.
 merge() { awk 'FNR == 1 && NR != 1 { next } { print }' "$@"; }
 merge $(ls "$out"/*.csv | grep -v '\.sum\.csv$') >"$out/ab.csv"
 merge "$out"/*.sum.csv >"$out/summary.csv"
+# The scale tables, checked against the runs' own rows (test/ab-scale.awk).
+rm -f "$out/scale.md"
+if ls "$out"/*-scale-*G.sum.csv >/dev/null 2>&1; then
+	ls "$out"/*-scale-*G.sum.csv | sort -V | sed 's/\(.*\)\.sum\.csv$/& \1.csv/' |
+		xargs awk -F, -f "$DX_TOP/test/ab-scale.awk" >"$out/scale.md" ||
+		dx_die "the scale tables do not match the runs (above)"
+fi
 {
 	echo "# make ab: in-tree devmem against devmemx on devmemx_sim"
 	echo
 	echo "QEMU TCG with \`$DX_QEMU_EXTRA\`; $bytes per run, $runs timed runs per configuration after a verified one, MTU 9000. Ratios within one run are the result; absolute TCG numbers mean little."
 	for series in $kernels; do
 		for s in ${sets//,/ }; do
-			# scale-64M, scale-256M, scale-1024M in that order
+			# scale-1G, scale-16G, ... scale-256G in that order
 			ls "$out/$series-$s"*.md 2>/dev/null | sort -V | xargs -r cat
 		done
 	done
-	# Bind time and metadata against the dma-buf's size.
-	if ls "$out"/*-scale-*.sum.csv >/dev/null 2>&1; then
-		echo
-		echo "### Scale: bind time and metadata against the dma-buf (medians of the timed runs)"
-		echo
-		echo "| kernel | configuration | dma-buf | bind ms | bind ms/GiB | metadata MiB | metadata MiB/GiB |"
-		echo "|---|---|---:|---:|---:|---:|---:|"
-		for f in $(ls "$out"/*-scale-*.sum.csv | sort -V); do
-			mb=$(basename "$f" | sed 's/.*-scale-\([0-9]*\)M\.sum\.csv/\1/')
-			awk -F, -v mb="$mb" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-				{ split($1, t, " "); g = mb / 1024
-				  printf "| %s | %s | %dM | %.1f | %.1f | %.2f | %.3f |\n", t[1], $c["config"], mb,
-					$c["bind_ms_per_gib_median"] * g, $c["bind_ms_per_gib_median"],
-					$c["meta_mib_per_gib_median"] * g, $c["meta_mib_per_gib_median"] }' "$f"
-		done
-	fi
+	# Bind and unbind time, metadata and kernel memory against the
+	# dma-buf's size, from the medians in SERIES-scale-NG.sum.csv.
+	[ ! -s "$out/scale.md" ] || cat "$out/scale.md"
 	# Many sockets: token memory (the first run's last batches, held
 	# at once) and CPU (the timed runs) against the number of sockets.
 	if ls "$out"/*-sockets-*.sum.csv >/dev/null 2>&1; then
@@ -146,4 +175,4 @@ dx_in_root bash /src/test/vm/ab-plot.sh /src/build/ab ||
 	dx_die "plotting failed"
 cat "$out/ab.md"
 echo
-dx_log "make ab took $((SECONDS - start)) s; output in build/ab: $(cd "$out" && ls ab.csv summary.csv ab.md cpu.svg cmsgs.svg 2>/dev/null | xargs)"
+dx_log "make ab took $((SECONDS - start)) s; output in build/ab: $(cd "$out" && ls ab.csv summary.csv ab.md cpu.svg cmsgs.svg scale.svg 2>/dev/null | xargs)"

@@ -58,16 +58,17 @@ ab_napi_args() {
 
 # ab_run NAME OUTDIR [devmemx-rx ab args...]: one runner invocation in
 # netns rx, the sender in netns tx, the hosts as ab_hosts sets them; files
-# OUTDIR/NAME.{csv,sum.csv,md}.
+# OUTDIR/NAME.{csv,sum.csv,md}. The dma-buf: AB_BUF's options (default
+# a 64M hugetlb udmabuf; empty: the caller's args name one).
 ab_run() {
-	local name=$1 out=$2 pin
+	local name=$1 out=$2 pin buf=${AB_BUF---udmabuf 64M --hugetlb}
 	shift 2
 	pin=$(ab_hosts) || exit 1
 	ip netns exec rx $pin devmemx-rx ab --dev dxsim1 \
 		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
 		--sender-tasks napi/dxsim0- $(ab_napi_args) \
 		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr)" \
-		--unload-cmd "rmmod devmemx" --udmabuf 64M --hugetlb \
+		--unload-cmd "rmmod devmemx" $buf \
 		--tag "$DX_SERIES $name" --csv "$out/$name.csv" \
 		--summary "$out/$name.sum.csv" --md "$out/$name.md" "$@" ||
 		fail "devmemx-rx ab ($name) failed"
@@ -75,9 +76,10 @@ ab_run() {
 
 # ab_sets LIST BYTES RUNS SEED OUTDIR [extra args...]: main (every
 # configuration, one flow), flows4 (four flows over queues 2 and 3),
-# grooff (devmemx 4K and 64K with rx-gro-hw off), scale (bind time and
-# metadata from 64M dma-bufs to 1G), sockets (token memory and CPU of 1,
-# 16 and 64 sockets holding their tokens in batches).
+# grooff (devmemx 4K and 64K with rx-gro-hw off), scale (bind and unbind
+# time, metadata and kernel memory of device memory from 1G to 256G; make
+# ab boots it a VM of its own), sockets (token memory and CPU of 1, 16 and
+# 64 sockets holding their tokens in batches).
 ab_sets() {
 	local sets=$1 bytes=$2 runs=$3 seed=$4 out=$5 s
 	shift 5
@@ -99,21 +101,34 @@ ab_sets() {
 	done
 }
 
-# ab_scale OUTDIR [args...]: bind time and metadata against the dma-buf's
-# size, 64M to 1G of hugetlb memory (udmabuf.size_limit_mb=1024 in the VM):
-# in-tree 4K, devmemx 4K and 64K, 1M moved per run, 3 timed runs.
+# ab_scale OUTDIR [args...]: bind and unbind time, metadata and kernel
+# memory against the dma-buf's size: device memory as a GPU's (devmemx_vram
+# exports the BAR, no struct pages, 2M sg entries) of 1, 16, 64, 128 and
+# 256G, as large as the BAR holds (make ab boots this set with a 256G one),
+# in-tree 4K, devmemx 4K and 64K (on 7.3 also in-tree 64K). 1M moved per
+# run, 3 timed runs after the verified one, which also warms the memory
+# the binds take (QEMU backs the guest's memory on first touch). Bindings
+# are made one at a time: memory for the largest 4K one (256G: 4 GiB of
+# net_iovs) is all the VM needs.
 ab_scale() {
-	local out=$1 mb pages
+	local out=$1 g bar cfgs=netdev-4K,devmemx-4K,devmemx-64K
 	shift
-	for mb in 64 256 1024; do
-		pages=$((mb / 2 + 8))
-		echo $pages >/proc/sys/vm/nr_hugepages
-		[ "$(cat /proc/sys/vm/nr_hugepages)" -ge $pages ] ||
-			{ echo "scale: only $(cat /proc/sys/vm/nr_hugepages) huge pages, $pages needed; stopping at $mb M" >&2; break; }
-		ab_run "scale-${mb}M" "$out" --configs netdev-4K,devmemx-4K,devmemx-64K \
-			--queues 2 --bytes 1M --runs 3 --udmabuf ${mb}M --hugetlb "$@"
+	[ "$DX_SERIES" = 7.2 ] || cfgs+=,netdev-64K
+	insmod /dx/modules/devmemx_vram.ko || fail "scale: cannot load devmemx_vram"
+	bar=$(dmesg | sed -n 's/.*devmemx_vram .*: \/dev\/devmemx_vram: \([0-9]*\) MiB of device memory at .*/\1/p' | tail -n 1)
+	[ -n "$bar" ] || fail "scale: devmemx_vram found no device memory: $(dmesg | grep devmemx_vram | tail -n 3)"
+	echo "# scale: $bar MiB of device memory; $(awk '/^MemTotal:|^MemAvailable:/ { printf "%s %d MiB ", $1, $2 / 1024 }' /proc/meminfo)"
+	for g in 1 16 64 128 256; do
+		[ $((g << 10)) -le "$bar" ] ||
+			{ echo "scale: the BAR holds $bar MiB; stopping before ${g}G" >&2; break; }
+		AB_BUF= ab_run "scale-${g}G" "$out" --configs "$cfgs" --queues 2 \
+			--bytes 1M --runs 3 --vram "${g}G" "$@"
 	done
-	echo 64 >/proc/sys/vm/nr_hugepages
+	# The last binding's memory may still be on its way back (in-tree
+	# frees it in a worker), holding the dma-buf and so the exporter.
+	ab_vram_out() { rmmod devmemx_vram 2>/dev/null; }
+	wait_until 120 ab_vram_out ||
+		fail "scale: devmemx_vram still in use 120 s after the last run"
 }
 
 # ab_sockets OUTDIR BYTES RUNS SEED [args...]: many sockets. 1, 16 and 64

@@ -29,6 +29,9 @@ const struct ab_metric ab_metrics[AB_NM] = {
 	[M_GRO] = { "hw_gro_skbs_per_gib", "HW-GRO skbs/GiB", F_COUNT },
 	[M_BIND] = { "bind_ms_per_gib", "bind ms/GiB", F_RATE },
 	[M_META] = { "meta_mib_per_gib", "metadata MiB/GiB", F_SEC },
+	[M_UNBIND] = { "unbind_ms_per_gib", "unbind ms/GiB", F_RATE },
+	[M_KMEM] = { "kmem_mib_per_gib", "kernel memory MiB/GiB", F_SEC },
+	[M_KLEFT] = { "kmem_left_mib", "left after unbind MiB", F_RATE },
 };
 
 void ab_fmt_size(char *out, size_t len, uint64_t v)
@@ -121,6 +124,12 @@ static void ab_values(const struct ab_result *r, double m[AB_NM])
 	m[M_BIND] = bound > 0 ? r->bind_sec * 1e3 / bound : NAN;
 	m[M_META] = bound > 0 && r->meta_bytes ?
 		    r->meta_bytes / 1048576.0 / bound : NAN;
+	m[M_UNBIND] = bound > 0 ? r->unbind_sec * 1e3 / bound : NAN;
+	/* MemAvailable's fall over the bind; what it still lacked after. */
+	m[M_KMEM] = bound > 0 && r->avail_kb[0] >= 0 && r->avail_kb[1] >= 0 ?
+		    (r->avail_kb[0] - r->avail_kb[1]) / 1024.0 / bound : NAN;
+	m[M_KLEFT] = r->avail_kb[0] >= 0 && r->avail_kb[2] >= 0 ?
+		     (r->avail_kb[0] - r->avail_kb[2]) / 1024.0 : NAN;
 }
 
 static int ab_cmp(const void *x, const void *y)

@@ -39,7 +39,7 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 
 	if (!f)
 		return -errno;
-	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source,cpu_source,cpus_measured,seconds,verified_bytes,hold_bytes,held_flows,held_tokens,held_bytes,xa_nodes,xa_node_size,slab_objs,slab_obj_size\n");
+	fprintf(f, "tag,kernel,flows,config,provider,niov_size,phase,round,order,bytes,wall_s,busy_s,clk_tck,cpu_user,cpu_nice,cpu_system,cpu_idle,cpu_iowait,cpu_irq,cpu_softirq,cpu_steal,rx_user_s,rx_sys_s,tx_user_s,tx_sys_s,tx_tasks_ns,recvmsg_calls,cmsgs_dmabuf,cmsgs_linear,tokens,dontneed_calls,frag_max,mismatches,verified,pp_alloc_fast,pp_alloc_slow,pp_alloc_slow_high_order,pp_alloc_empty,pp_alloc_refill,pp_alloc_waive,pp_recycle_cached,pp_recycle_cache_full,pp_recycle_ring,pp_recycle_ring_full,pp_recycle_released_refcnt,q_rx_packets,q_rx_bytes,q_hw_gro_packets,q_hw_gro_bytes,q_hw_gro_wire_packets,device_ns,sched_ns,bind_s,dmabuf_bytes,niov_count,meta_bytes,meta_source,cpu_source,cpus_measured,seconds,verified_bytes,hold_bytes,held_flows,held_tokens,held_bytes,xa_nodes,xa_node_size,slab_objs,slab_obj_size,unbind_s,mem_avail_kb_before,mem_avail_kb_bound,mem_avail_kb_after\n");
 	for (i = 0; i < n; i++) {
 		const struct ab_result *x = &r[i];
 
@@ -90,10 +90,20 @@ int ab_csv_write(const char *path, const struct ab_opts *o,
 		else
 			fputs(",,,,", f);
 		if (x->have_slab)
-			fprintf(f, ",%" PRId64 ",%" PRIu64 "\n", x->slab_objs,
+			fprintf(f, ",%" PRId64 ",%" PRIu64, x->slab_objs,
 				x->slab_obj_size);
 		else
-			fputs(",,\n", f);
+			fputs(",,", f);
+		fputc(',', f);
+		if (!isnan(x->unbind_sec))
+			fprintf(f, "%.6f", x->unbind_sec);
+		for (k = 0; k < 3; k++) {
+			if (x->avail_kb[k] >= 0)
+				fprintf(f, ",%" PRId64, x->avail_kb[k]);
+			else
+				fputc(',', f);
+		}
+		fputc('\n', f);
 	}
 	return ab_close(f, path);
 }

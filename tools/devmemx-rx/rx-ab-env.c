@@ -8,6 +8,7 @@
  * is closed.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
@@ -135,6 +136,63 @@ int ab_dx_load(struct ab *a)
 	}
 	a->dx_unloaded = false;
 	return 0;
+}
+
+/* /proc/meminfo's MemAvailable in KiB, or -1. */
+int64_t ab_mem_avail(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[128];
+	long long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+/*
+ * The unbind's end: no page pool carries binding @id and MemAvailable is
+ * back within 16 MiB of @before (KiB; -1: pools only). Both providers may
+ * free the binding's memory after its last pool went (in-tree: a worker
+ * after an RCU grace period), and that is part of the unbind: the next
+ * bind's figures would otherwise count the memory coming back. Polled
+ * every 2 ms for a second, then every 10 ms, for up to 60 s: the time
+ * from @t0 (ab_now()) until both held, or until the pools went if the
+ * memory never came back (said); *@after the MemAvailable read last.
+ */
+double ab_wait_unbind(uint32_t id, double t0, int64_t before, int64_t *after)
+{
+	double pools = -1, now = t0;
+	int64_t avail = -1;
+	bool back = false;
+	int i;
+
+	for (i = 0; now - t0 < 60; i++) {
+		ab_flush_deferred();
+		now = ab_now();
+		if (pools < 0 && ab_pp_count(id) <= 0)
+			pools = now - t0;
+		avail = ab_mem_avail();
+		back = before < 0 || avail >= before - 16384;
+		if (pools >= 0 && back) {
+			*after = avail;
+			return ab_now() - t0;
+		}
+		usleep(i < 500 ? 2000 : 10000);
+	}
+	*after = avail;
+	if (pools < 0) {
+		fprintf(stderr, "devmemx-rx: page pools of binding %u still live after 60 s\n",
+			id);
+		return now - t0;
+	}
+	fprintf(stderr, "devmemx-rx: binding %u: MemAvailable %" PRId64 " KiB below what it was before the bind 60 s after the unbind\n",
+		id, before - avail);
+	return pools;
 }
 
 /* Wait (up to 10 s) until no page pool carries binding @id any more. */

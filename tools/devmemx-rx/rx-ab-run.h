@@ -125,5 +125,13 @@ int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		int cpu, unsigned int fifo, bool say);
 /* Wait (up to 10 s) until no page pool carries binding @id any more. */
 void ab_wait_pools(uint32_t id);
+/* /proc/meminfo's MemAvailable in KiB, or -1. */
+int64_t ab_mem_avail(void);
+/*
+ * Wait (up to 60 s) until no page pool carries binding @id and MemAvailable
+ * is back within 16 MiB of @before (KiB, -1: pools only): the time from @t0
+ * (s), the MemAvailable last read in *@after.
+ */
+double ab_wait_unbind(uint32_t id, double t0, int64_t before, int64_t *after);
 
 #endif

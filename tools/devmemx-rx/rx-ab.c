@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <net/if.h>
 #include <signal.h>
 #include <stdio.h>
@@ -258,14 +259,20 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	} else if (!ret) {
 		ret = bind.ops->open(&bind);
 	}
+	r->unbind_sec = NAN;
+	r->avail_kb[0] = r->avail_kb[1] = r->avail_kb[2] = -1;
 	if (ret)
 		goto out;
+	if (!zcrx)
+		r->avail_kb[0] = ab_mem_avail();
 	t = ab_now();
 	if (zcrx)
 		ret = ab_zcrx_open(a, zq, r->cfg->size);
 	else
 		ret = bind.ops->bind(&bind, &a->ro, a->buf.fd);
 	r->bind_sec = ab_now() - t;
+	if (!zcrx)
+		r->avail_kb[1] = ab_mem_avail();
 	/* A driver may have made the queue a new NAPI thread (mlx5 does). */
 	for (i = 0; !ret && i < a->ro.nqueues &&
 		    (a->o->napi_cpus.n || a->o->napi_fifo); i++)
@@ -313,9 +320,12 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 		/* The ring's end frees the queues later, in a kernel worker. */
 		ab_wait_pools(0);
 	} else {
+		/* The unbind: until its pools and its memory are gone. */
+		t = ab_now();
 		bind.ops->close(&bind);
 		if (bind.id)
-			ab_wait_pools(bind.id);
+			r->unbind_sec = ab_wait_unbind(bind.id, t, r->avail_kb[0],
+						       &r->avail_kb[2]);
 	}
 out:
 	err = ab_dx_load(a);

@@ -136,6 +136,13 @@ struct ab_result {
 	int napi_threaded;		/* the device's NAPI: 1, 0, -1 unknown */
 	double bind_sec;
 	/*
+	 * The unbind (close until its pools and memory are gone) and
+	 * MemAvailable (KiB) before the bind, after it, after the unbind;
+	 * zcrx: unbind_sec NAN, avail_kb -1.
+	 */
+	double unbind_sec;
+	int64_t avail_kb[3];
+	/*
 	 * --hold-bytes, the first run (phase verify): every flow's last batch, held at
 	 * once; the sk_user_frags nodes their token ids need, and how much
 	 * the radix_tree_node slab grew meanwhile.
