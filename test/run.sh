@@ -173,6 +173,28 @@ boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
 # (-B, make test-big, or -t naming its tests): a 4K bind of 128G takes
 # seconds, but the boot and the memory are more than every run needs.
 lanes() { sed -n 's/^# dx-lanes: //p' "$DX_TOP/test/tests/$1.sh" | grep . || echo main; }
+# The debug lane leaves out a test whose script says "# dx-debug: no WHY":
+# one whose kernel paths the lane's other tests run too, so the checkers
+# (KASAN, lockdep, kmemleak, ...) would see nothing new, while the lane's
+# 3-6x slower kernel would cost it minutes. It reports as a skip giving
+# WHY; -t naming the test runs it there anyway.
+debug_no() { sed -n 's/^# dx-debug: no //p' "$DX_TOP/test/tests/$1.sh"; }
+# debug_keep SERIES TESTS...: $kept, the tests SERIES runs of TESTS; on a
+# debug kernel the others are reported as skipped.
+debug_keep() {
+	local series=$1 t why
+	shift
+	kept=
+	for t in "$@"; do
+		why=$(debug_no "$t")
+		if [[ $series != *-debug ]] || [ -z "$why" ] || [[ ",$only," == *",$t,"* ]] ||
+			[[ ",$only," == *",$t/"* ]]; then
+			kept="$kept $t"
+		else
+			report skip "$series $t" "not in the debug lane: $why"
+		fi
+	done
+}
 IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu
 	-device pcie-root-port,id=dxrp1,bus=pcie.0,chassis=1,slot=1
 	-device pcie-root-port,id=dxrp2,bus=pcie.0,chassis=2,slot=2
@@ -199,6 +221,22 @@ for t in $all_tests; do
 	case " $(lanes "$t") " in *" main "*) main_tests="$main_tests $t" ;; esac
 	case " $(lanes "$t") " in *" iommu "*) iommu_tests="$iommu_tests $t" ;; esac
 done
+
+# progress FILE LABEL TOTAL: while a long boot (the debug lane's, the big
+# lane's) runs, a line on stderr for each test it finishes, as make ab
+# prints its runs: "devmemx: [7.2-debug 5/31] devmemx-life ok, 12 min in".
+progress() {
+	local file=$1 label=$2 total=$3 seen=0 start=$SECONDS
+	local -a res
+	while sleep 15; do
+		mapfile -t res < <(tr -d '\r' 2>/dev/null <"$file" |
+			awk '$1 == "DX-RESULT" && $3 !~ /\// && $3 !~ /^vm-/ { print $3, $2 }')
+		while [ $seen -lt ${#res[@]} ]; do
+			echo "devmemx: [$label $((seen + 1))/$total] ${res[$seen]}, $(((SECONDS - start) / 60)) min in" >&2
+			seen=$((seen + 1))
+		done
+	done
+}
 
 # boot SERIES TESTS [ARGS [LANE]]: one VM of SERIES runs TESTS, then its
 # shutdown and its kernel log are judged. Boots with ARGS name their results
@@ -229,10 +267,17 @@ boot() {
 	# min in one run and would have taken over 130 in the next.
 	local limit=${DX_VM_TIMEOUT:-1500}
 	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-10800}
+	local watch=
+	if [[ $series == *-debug ]] || [ "$lane" = big ]; then
+		rm -f "$out/results.log"
+		progress "$out/results.log" "$label" "$(wc -w <<<"$tests")" &
+		watch=$!
+	fi
 	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine DX_QEMU_MEM=$mem \
 		DX_QEMU_VRAM_BUS=$vram_bus DX_QEMU_VRAM_SIZE=$vram \
 		dx_boot "$series" run-tests.sh "dx.tests=$(vm_sel $tests | paste -sd,)" $args $xtrace
 	vm_rc=$?
+	[ -z "$watch" ] || { kill "$watch"; wait "$watch"; } 2>/dev/null
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
 
 	while IFS= read -r line; do
@@ -280,11 +325,13 @@ for series in $kernels; do
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
 	echo "# kernel $series: $kver"
-	[ -z "$main_tests" ] || boot "$series" "$main_tests"
+	debug_keep "$series" $main_tests
+	[ -z "$kept" ] || boot "$series" "$kept"
 	# The debug kernel has neither ACPI nor PCI: no IOMMU, no edu.
 	[ -z "$iommu_tests" ] || [[ $series == *-debug ]] ||
 		boot "$series" "$iommu_tests" "$IOMMU_ARGS" iommu
-	for t in $own_boot; do
+	debug_keep "$series" $own_boot
+	for t in $kept; do
 		boot "$series" "$t" "$(boot_args "$t")"
 	done
 	# The debug kernel has no PCI: no BAR.

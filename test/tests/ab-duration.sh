@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no make ab's harness, checking its measurement: its receive paths are devmemx-data's, sim-devmem's and sim-zcrx's
 # make ab on a real host's terms: runs of a duration (--seconds, senders
 # --until-closed), CPU read from /proc/schedstat with each CPU's running
 # task switched out (ns, not ticks), only some CPUs measured (--cpus), the

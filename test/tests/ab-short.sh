@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no make ab's harness, checking its measurement: its receive paths are devmemx-data's, sim-devmem's and sim-zcrx's
 # make ab, short: devmemx-rx ab over every configuration make ab runs on
 # this kernel (and four flows), 4M per run, one verified pass and one
 # verified timed run each: every configuration binds, moves verified data

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no make ab's sockets set (devmemx-data's and sim-devmem's receive paths); its radix_tree_node count needs slub_debug=F, which the lane's slub_debug=U overrides
 # make ab's many-sockets set, small: devmemx-rx ab --hold-bytes over 16
 # flows, what the kernel keeps for the tokens they hold, checked against
 # the kernel's own count of xarray nodes (radix_tree_node objects: with a

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no nothing is loaded: no kernel code of ours runs
 # The devmemx CLI's commands without the module: help, bad usage (exit 2),
 # size and list parsing, unknown devices, dma-buf sources (made, or taken
 # from another process) and the missing family (exit 1). Nothing is loaded.

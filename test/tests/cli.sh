@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no the CLI's own parsing: no request reaches the kernel
 # The CLI's own behaviour: help, version, bad usage.
 . /dx/guestlib.sh
 

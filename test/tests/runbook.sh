@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no README's commands as a user types them: their kernel paths are devmemx-data's, devmemx-life's and sim-devmem's
 # The mlx5 runbook (doc/mlx5.md) against devmemx_sim. Every block the
 # runbook marks "<!-- runbook: NAME -->" is taken from the runbook as
 # written and run with the sim's values for the runbook's variables (dxsim1

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no every flow of the lane goes through the sim's HW-GRO; this test checks its counts against mlx5's
 # HW-GRO in devmemx_sim, as mlx5 does it: a flow's consecutive segments
 # become one skb whose fragment grows while the payload stays in one buffer,
 # so large niovs carry more payload per cmsg and token. 4K, 16K and 64K

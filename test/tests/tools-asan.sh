@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no the tools' sanitizers over cli-usage's and rx-cli's requests and a flow as devmemx-data's
 # The CLI and receiver tests again, with devmemx and devmemx-rx built with
 # ASan and UBSan (build/tools-asan) first in PATH, and one verified devmemx
 # flow: every sanitizer report (memory errors, leaks at exit, undefined
