@@ -93,12 +93,15 @@ back() {
 	wait_until 10 test -e /sys/class/net/dxsim1 || fail "dxsim1 did not come back"
 }
 # A cleanup: dxsim1 back in rx with its addresses and up, and the user
-# namespace gone.
+# namespace gone. (iproute2's ip by its path: busybox's nsenter runs its
+# own ip applet, which takes no netns name.)
 in_rx_or_init() { rxx test -e /sys/class/net/dxsim1 || test -e /sys/class/net/dxsim1; }
 userns_end() {
-	if nsenter -t "$OWNER" -n ip link show dxsim1 >/dev/null 2>&1; then
-		nsenter -t "$OWNER" -n ip link set dxsim1 netns rx || return 1
+	local rc=0
+	if nsenter -t "$OWNER" -n /sbin/ip link show dxsim1 >/dev/null 2>&1; then
+		nsenter -t "$OWNER" -n /sbin/ip link set dxsim1 netns rx || rc=1
 	fi
+	# Its namespace gone, dxsim1 returns to the initial one.
 	dx_stop "$OWNER" KILL
 	wait_until 10 in_rx_or_init || fail "dxsim1 is neither in rx nor back in the initial namespace"
 	if [ -e /sys/class/net/dxsim1 ]; then
@@ -107,7 +110,8 @@ userns_end() {
 	rxx ip addr replace 192.0.2.2/24 dev dxsim1 &&
 		rxx ip addr replace 2001:db8::2/64 dev dxsim1 nodad &&
 		rxx ip link set dxsim1 up &&
-		dx_wait_idle
+		dx_wait_idle &&
+		return $rc
 }
 
 # tx_bind: a persistent binding of dxsim0 in tx, its id in RID.
