@@ -5,19 +5,22 @@
 # text would be freed under the binding). Each rmmod that succeeds leaves
 # nothing behind: no page pool with a dma-buf on the sim's queues, and the
 # next load binds the same queue again.
+# One story, so no named cases: the bind after the race checks what the
+# race left.
 . /dx/guestlib.sh
 
 dx_sim_devmem
+dx_defer dx_sim_teardown
 stop=/tmp/binder.stop
 rm -f $stop /tmp/binder.errs
+# The binder stopped, devmemx loaded, nothing bound.
 cleanup() {
 	touch $stop
 	wait
 	grep -q '^devmemx ' /proc/modules || dx_load
 	ip netns exec rx devmemx unbind all >/dev/null
-	dx_sim_teardown
 }
-trap cleanup EXIT
+dx_defer cleanup
 
 # Binds and unbinds queue 2 until told to stop; counts the outcomes. A
 # 32M dma-buf of 4K pages takes a while to map and carve: the window in
