@@ -25,7 +25,7 @@
 # with 5 runs in one make ab (2026-12-02); the half-width goes with
 # t(n-1)/sqrt(n), so 7 runs bring 1.1% to about 0.8%.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/hostlib.sh"
 
 kernels=${KERNELS:-7.2 7.3} bytes=512M runs=7 seed= sets=main,flows4,grooff,sockets
 while getopts k:b:r:s:S: o; do

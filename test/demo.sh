@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make demo: boot Debian's stock 7.2 kernel, load devmemx, show what it does.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/hostlib.sh"
 series=${1:-7.2}
 # Measured as make ab measures (test/ab.sh): one vCPU, instruction counting.
 export DX_QEMU_EXTRA="-accel tcg,thread=single -icount shift=0,sleep=off"

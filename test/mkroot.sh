@@ -6,7 +6,7 @@
 # the toolchain, and everything the VM runner needs. Reused while this file
 # is unchanged; rebuilt when it changes. Needs root on a Debian host.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/hostlib.sh"
 
 PACKAGES=(
 	build-essential kmod bc cpio rsync python3 python3-yaml python3-jsonschema perl

@@ -22,7 +22,7 @@
 # per case, "KERNEL TEST/CASE", before the test's own, which judges its
 # setup, its cleanups and what it left behind: a failed case counts once.
 set -uo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/hostlib.sh"
 
 kernels="7.2 7.3" only= xtrace= vm_only= list= big_only=
 while getopts k:t:T:xVBl o; do

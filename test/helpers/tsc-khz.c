@@ -3,7 +3,7 @@
  * dx-tsc-khz: the host's TSC rate in kHz, measured against
  * CLOCK_MONOTONIC_RAW over 200 ms. Under QEMU's TCG a guest's TSC counts
  * at the host's rate, so the debug kernel (no ACPI, nothing to calibrate
- * against) is told it: tsc_early_khz= (test/lib.sh).
+ * against) is told it: tsc_early_khz= (test/hostlib.sh).
  */
 #include <stdint.h>
 #include <stdio.h>

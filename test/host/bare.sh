@@ -9,7 +9,7 @@
 # exactly the prerequisites README.md lists, for both kernels. Runs on the
 # host; its apt and dkms output goes to build/bare.log.
 set -uo pipefail
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../hostlib.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 v=$(cat "$DX_TOP/VERSION")

@@ -25,7 +25,7 @@ else
 fi
 # What the tests time (ab-short's device and sender time, the races' waits)
 # needs a clock finer than the tick: the stock kernels find the HPET through
-# ACPI, the debug kernel runs on the TSC (test/lib.sh says why).
+# ACPI, the debug kernel runs on the TSC (test/hostlib.sh says why).
 clock=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
 case $clock in
 *jiffies)
