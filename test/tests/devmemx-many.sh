@@ -203,4 +203,5 @@ many_bindings() {
 		fail "MemAvailable fell by $((a1 - a2)) kB over $((rounds - 1)) rounds"
 	expect_eq "$(dx_live)" "0 0 0" "devmemx's live objects at the end"
 }
+# 8 bindings x 32 queues bound, receiving and ended, round after round.
 dx_case many-bindings many_bindings

@@ -80,6 +80,7 @@ dx_case mtu-fails mtu_fails
 # 64K and the queue stayed on 4K.)
 qcfg=/sys/module/devmemx_sim/parameters/open_qcfg
 qcfg_off() { echo 0 >$qcfg; }
+# A queue waiting for its restart at 64K sees a reopen at 64K fail.
 own_size_fails() {
 	local id
 	id=$(rxx devmemx -j bind dev dxsim1 queues 2 size 64K --udmabuf 16M --hugetlb --persist |

@@ -122,6 +122,7 @@ flow_last_queue() {
 	echo "# 1M over queue $last of a $n-queue binding in $((SECONDS - t0)) s"
 	dx_wait_idle
 }
+# A verified flow on queue 255 of a binding on all 256 queues.
 dx_case flow-last-queue flow_last_queue
 
 # rx<N>_bytes and rx<N>_packets of dxsim1's queues below $1, from ethtool
