@@ -195,22 +195,21 @@ double ab_wait_unbind(uint32_t id, double t0, int64_t before, int64_t *after)
 	return pools;
 }
 
-/* Wait (up to 10 s) until no page pool carries binding @id any more. */
-void ab_wait_pools(uint32_t id)
+/*
+ * Wait (up to 10 s) until no page pool of io_uring zcrx is left (a binding's
+ * unbind waits in ab_wait_unbind()).
+ */
+void ab_wait_zcrx_pools(void)
 {
 	int i;
 
 	for (i = 0; i < 100; i++) {
 		ab_flush_deferred();
-		if (ab_pp_count(id) <= 0)
+		if (ab_pp_count(0) <= 0)
 			return;
 		usleep(100000);
 	}
-	if (id)
-		fprintf(stderr, "devmemx-rx: page pools of binding %u still live after 10 s\n",
-			id);
-	else
-		fprintf(stderr, "devmemx-rx: page pools of io_uring zcrx still live after 10 s\n");
+	fprintf(stderr, "devmemx-rx: page pools of io_uring zcrx still live after 10 s\n");
 }
 
 /*

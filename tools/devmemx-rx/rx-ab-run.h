@@ -123,8 +123,8 @@ int ab_kick(const cpu_set_t *set);
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		int cpu, unsigned int fifo, bool say);
-/* Wait (up to 10 s) until no page pool carries binding @id any more. */
-void ab_wait_pools(uint32_t id);
+/* Wait (up to 10 s) until no page pool of io_uring zcrx is left. */
+void ab_wait_zcrx_pools(void);
 /* /proc/meminfo's MemAvailable in KiB, or -1. */
 int64_t ab_mem_avail(void);
 /*

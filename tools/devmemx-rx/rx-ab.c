@@ -318,7 +318,7 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 			rx_zcrx_close(&zq[i].z);
 		free(zq);
 		/* The ring's end frees the queues later, in a kernel worker. */
-		ab_wait_pools(0);
+		ab_wait_zcrx_pools();
 	} else {
 		/* The unbind: until its pools and its memory are gone. */
 		t = ab_now();
