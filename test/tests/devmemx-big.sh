@@ -123,9 +123,9 @@ bind_once() {
 			src == "btf" ? "struct net_iov per niov" : "its own count", k / 1024 }'
 }
 
-# Refused before niovs came in segments (at 128G: "no memory for 2053
-# MiB of metadata (33554432 niovs): use a larger niov size" while its dry
-# run said it fits).
+# devmemx at 4K: 2^26 niovs, 4 GiB of net_iovs in 2 MiB segments. Before
+# segments even 128G was refused ("no memory for 2053 MiB of metadata
+# (33554432 niovs): use a larger niov size") while its dry run said it fits.
 devmemx_4k() { bind_once devmemx 4096 9701; }
 dx_case devmemx-4k devmemx_4k
 
