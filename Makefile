@@ -16,7 +16,7 @@ root:
 test: all
 	bash test/run.sh -k "$(KERNELS)"
 
-# The big lane (run.sh -B): a 6G VM with a 128G BAR, run only when asked.
+# The big lane (run.sh -B): an 8G VM with a 256G BAR, run only when asked.
 test-big: all
 	bash test/run.sh -B -k "$(KERNELS)"
 

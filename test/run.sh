@@ -167,11 +167,14 @@ boot_args() { sed -n 's/^# dx-boot: //p' "$DX_TOP/test/tests/$1.sh"; }
 # IOMMU (PCI_P2PDMA_MAP_BUS_ADDR); the two share an IOMMU group, which is
 # why vfio takes the first ivshmem, alone behind its root port.
 #
-# The big lane holds GPU-sized memory: a 128G BAR (an H200's 141 GB shows
-# as a BAR of that size) and 6G of memory, enough for a 4K binding of all
-# of it (2 GiB of net_iovs) beside the root in RAM. It runs only when asked
-# (-B, make test-big, or -t naming its tests): a 4K bind of 128G takes
-# seconds, but the boot and the memory are more than every run needs.
+# The big lane holds GPU-sized memory: a 256G BAR (a B200's or MI300X's
+# 192 GB and an MI355X's 288 GB show as BARs of that size and more; QEMU's
+# default machine places it at 512G, as make ab-scale's) and 8G of memory,
+# enough for a 4K binding of all of it (4 GiB of net_iovs, and in-tree's
+# gen_pool chunks: 0.5 GiB) beside the root in RAM, with the sixteenth of
+# memory devmemx leaves free. It runs only when asked (-B, make test-big,
+# or -t naming its tests): a 4K bind of 256G takes seconds, but the boot
+# and the memory are more than every run needs.
 lanes() { sed -n 's/^# dx-lanes: //p' "$DX_TOP/test/tests/$1.sh" | grep . || echo main; }
 # The debug lane leaves out a test whose script says "# dx-debug: no WHY":
 # one whose kernel paths the lane's other tests run too, so the checkers
@@ -203,7 +206,7 @@ IOMMU_QEMU="-machine q35 -cpu EPYC-Rome -device intel-iommu
 	-device xio3130-downstream,id=dxdn2,bus=dxup,chassis=4,slot=0
 	-device edu,bus=dxdn1"
 IOMMU_ARGS="intel_iommu=on iommu.strict=1"
-BIG_MEM=6G BIG_VRAM=128G
+BIG_MEM=8G BIG_VRAM=256G
 main_tests= own_boot= iommu_tests= big_tests=
 for t in $all_tests; do
 	case " $(lanes "$t") " in
