@@ -88,7 +88,8 @@ dx_in_root() {
 # DX_QEMU_VRAM_SIZE the size of its memory (default 64G); DX_QEMU_MEM the
 # VM's memory (default 2G); DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
 # adds QEMU flags;
-# DX_VM_CPUS (default 2) sets the CPU count.
+# DX_VM_CPUS (default 2) sets the CPU count; DX_BOOT_ARGS adds kernel
+# arguments (for an experiment: rcupdate.rcu_expedited=1, ...).
 dx_boot() {
 	local series=$1 script=$2 kver out name cpus=${DX_VM_CPUS:-2} debug= khz
 	shift 2
@@ -140,7 +141,7 @@ dx_boot() {
 		-initrd "/src/build/vm/$name/initrd.img" \
 		-serial "file:/src/build/vm/$name/console.log" \
 		-serial "file:/src/build/vm/$name/results.log" \
-		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=$cpus dx.run=$script $debug $*" \
+		-append "console=ttyS0 ignore_loglevel panic=-1 udmabuf.size_limit_mb=1024 hugepages=64 dx.cpus=$cpus dx.run=$script $debug ${DX_BOOT_ARGS:-} $*" \
 		${DX_QEMU_MACHINE:-} \
 		-object "memory-backend-file,id=dxvram,size=${DX_QEMU_VRAM_SIZE:-64G},mem-path=/src/build/vm/$name/vram.img,share=on" \
 		-device "ivshmem-plain,memdev=dxvram${DX_QEMU_VRAM_BUS:+,bus=$DX_QEMU_VRAM_BUS}" \

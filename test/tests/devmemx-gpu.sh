@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # dx-lanes: main
+# dx-debug: no it needs the main lane's 64G BAR, and the debug lane's is 1G (run.sh says why); at 64G its paths are devmemx-vram's (the exporter, the sim's writes into the BAR) over more segments of niovs
 # GPU-sized device memory: the main lane's ivshmem BAR is 64G (an H100
 # holds 80G; a BAR is a power of two), a sparse file on the host. One
 # dma-buf of all of it, laid out tail first (its last GiB lies first in the
