@@ -9,9 +9,10 @@
 # log, checks that 6.12 is refused, and prints one KTAP line per test per
 # kernel and a summary line.
 #
-# usage: run.sh [-k "7.2 7.3"] [-t test,test/case] [-T timeout-seconds] [-x] [-V] [-B] [-l]
+# usage: run.sh [-k "7.2 7.3"] [-t test,test/case] [-n rounds] [-T timeout-seconds] [-x] [-V] [-B] [-l]
 # (-t: tests, or cases of a test as TEST/CASE: those cases only, after the
-# test's own setup; -x: run the tests with bash -x, their output streamed as
+# test's own setup; -n: each boot runs its tests N times over, results
+# named TEST@ROUND, to show a test that fails one run in a few; -x: run the tests with bash -x, their output streamed as
 # they go; -V: the VM tests only, without the build-root tests and the 6.12
 # refusal, which do not depend on the kernel: make test-debug; -B: the big
 # lane's tests only, which run only when asked (this or -t): make test-big;
@@ -24,19 +25,21 @@
 set -uo pipefail
 . "$(dirname "$0")/hostlib.sh"
 
-kernels="7.2 7.3" only= xtrace= vm_only= list= big_only=
-while getopts k:t:T:xVBl o; do
+kernels="7.2 7.3" only= xtrace= vm_only= list= big_only= rounds=1
+while getopts k:t:n:T:xVBl o; do
 	case $o in
 	k) kernels=$OPTARG ;;
 	t) only=$OPTARG ;;
+	n) rounds=$OPTARG ;;
 	T) export DX_VM_TIMEOUT=$OPTARG ;;
 	x) xtrace=dx.xtrace=1 ;;
 	V) vm_only=1 ;;
 	B) big_only=1 vm_only=1 ;;
 	l) list=1 ;;
-	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-T seconds] [-x] [-V] [-B] [-l]" ;;
+	*) dx_die "usage: run.sh [-k kernels] [-t tests] [-n rounds] [-T seconds] [-x] [-V] [-B] [-l]" ;;
 	esac
 done
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || dx_die "-n $rounds: give a number of rounds, 1 or more"
 
 # What each test is, and its cases (test/vm/cases.sh reads the scripts).
 cases_sh() { bash "$DX_TOP/test/vm/cases.sh" "$@"; }
@@ -273,17 +276,18 @@ boot() {
 	tests=$(echo $tests)
 	# The debug kernel runs several times slower; its whole lane took 93
 	# min in one run and would have taken over 130 in the next.
-	local limit=${DX_VM_TIMEOUT:-1500}
-	[[ $series != *-debug ]] || limit=${DX_VM_TIMEOUT:-10800}
+	local limit=$((1500 * rounds))
+	[[ $series != *-debug ]] || limit=$((10800 * rounds))
+	limit=${DX_VM_TIMEOUT:-$limit}
 	local watch=
 	if [[ $series == *-debug ]] || [ "$lane" = big ]; then
 		rm -f "$out/results.log"
-		progress "$out/results.log" "$label" "$(wc -w <<<"$tests")" &
+		progress "$out/results.log" "$label" "$(($(wc -w <<<"$tests") * rounds))" &
 		watch=$!
 	fi
 	DX_VM_NAME=$name DX_VM_TIMEOUT=$limit DX_QEMU_MACHINE=$machine DX_QEMU_MEM=$mem \
 		DX_QEMU_VRAM_BUS=$vram_bus DX_QEMU_VRAM_SIZE=$vram \
-		dx_boot "$series" run-tests.sh "dx.tests=$(vm_sel $tests | paste -sd,)" $args $xtrace
+		dx_boot "$series" run-tests.sh "dx.tests=$(vm_sel $tests | paste -sd,)" dx.rounds=$rounds $args $xtrace
 	vm_rc=$?
 	[ -z "$watch" ] || { kill "$watch"; wait "$watch"; } 2>/dev/null
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
@@ -293,7 +297,7 @@ boot() {
 		case $line in
 		"DX-RESULT "*)
 			set -- $line
-			seen="$seen $3"
+			seen="$seen ${3%@*}"
 			report "$2" "$who $3" "${*:4}" ;;
 		"# "*) echo "$line" ;;
 		esac

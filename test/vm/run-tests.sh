@@ -10,10 +10,14 @@
 # own line judges what is not in a case: its setup and cleanups, what it
 # left behind, its time limit; a failed case is counted on its own line
 # only. dx.tests= selects tests (TEST) or cases (TEST/CASE): the cases go
-# to the test in DX_CASES.
+# to the test in DX_CASES. dx.rounds=N (run.sh -n) runs the selection N
+# times over, each result named TEST@ROUND (TEST@ROUND/CASE): a test that
+# fails one run in a few shows it in one boot.
 arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^dx\.$1=//p"; }
 sel=$(arg tests | tr ',' ' ')
 xtrace=$(arg xtrace | sed -n '/^1$/p')
+rounds=$(arg rounds)
+rounds=${rounds:-1}
 echo "DX-KERNEL $(uname -r)"
 # The tests pin senders and receivers to CPUs 0 and 1; races need both.
 cpus=$(arg cpus)
@@ -98,13 +102,14 @@ case_result() {
 	esac
 }
 
-# cases NAME STATUS WANT: the results of test NAME's cases, from the marker
+# cases NAME STATUS WANT SCRIPT: the results of test NAME's cases (SCRIPT's,
+# NAME being SCRIPT or SCRIPT@ROUND), from the marker
 # lines (DX-CASE-BEGIN/END) in its output, /tmp/dx-test.out; a case it was
 # inside when it ended fails; a case of WANT (all of them when empty) that
 # did not run is skipped, saying why. Leaves the test's own output (all
 # that is in no case) in $own, and in $tally how its cases went.
 cases() {
-	local name=$1 rc=$2 want=$3 line cur= buf= done=" " c why
+	local name=$1 rc=$2 want=$3 script=$4 line cur= buf= done=" " c why
 	local -a w
 	local -A n=([ok]=0 [fail]=0 [skip]=0)
 	own= tally=
@@ -138,7 +143,7 @@ cases() {
 	4) why="not run: $name skipped" ;;
 	*) why="not run: $name failed before it" ;;
 	esac
-	for c in ${want:-$(cases_of "/dx/tests/$name.sh")}; do
+	for c in ${want:-$(cases_of "/dx/tests/$script.sh")}; do
 		[[ $done == *" $c "* ]] && continue
 		echo "DX-RESULT skip $name/$c $why"
 		n[skip]=$((n[skip] + 1))
@@ -147,49 +152,53 @@ cases() {
 		tally=", cases: ${n[ok]} passed, ${n[fail]} failed, ${n[skip]} skipped"
 }
 
-for t in /dx/tests/*.sh; do
-	name=$(basename "$t" .sh)
-	# TEST runs all of it; TEST/CASE (one or more) those cases only.
-	want=
-	if [ -n "$sel" ] && ! [[ " $sel " == *" $name "* ]]; then
-		[[ " $sel " == *" $name/"* ]] || continue
-		want=$(tr ' ' '\n' <<<"$sel" | sed -n "s|^$name/||p" | tr '\n' ' ')
-	fi
-	export DX_CASES=$want
-	t0=$SECONDS
-	run_test "$t"
-	rc=$?
-	script_rc=$rc
-	# Whatever a test started, loaded or bound, it must have undone.
-	if [ -e /tmp/dx-leftover ] && [ $rc != 124 ]; then
-		left_procs=1
-		[ $rc = 0 ] || [ $rc = 4 ] && rc=1
-	else
-		left_procs=
-	fi
-	left=$(awk '$1 ~ /^devmemx/ { print $1 }' /proc/modules)
-	if [ -n "$left" ]; then
-		[ $rc = 0 ] || [ $rc = 4 ] && rc=1
-		for m in $left; do rmmod "$m"; done
-	fi
-	cases "$name" "$script_rc" "$want"
-	if [ -n "$xtrace" ]; then
-		out=	# already streamed
-	else
-		out=$own
-	fi
-	[ $rc = 124 ] && out=${out:+$out$'\n'}"timed out after $limit s"
-	[ -z "$left_procs" ] || out=${out:+$out$'\n'}"left behind: processes of the test (killed)"
-	[ -z "$left" ] || out=${out:+$out$'\n'}"left behind: modules $left"
-	case $rc in
-	0) echo "DX-RESULT ok $name"
-	   grep '^# ' <<<"$out"
-	   echo "# $name: $((SECONDS - t0)) s$tally" ;;
-	4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$own" | tail -n1)" ;;
-	*) echo "DX-RESULT fail $name"
-	   sed 's/^/# /' <<<"$out"
-	   [ -z "$tally" ] || echo "# $name$tally" ;;
-	esac
+for round in $(seq "$rounds"); do
+	for t in /dx/tests/*.sh; do
+		script=$(basename "$t" .sh)
+		name=$script
+		[ "$rounds" = 1 ] || name=$script@$round
+		# TEST runs all of it; TEST/CASE (one or more) those cases only.
+		want=
+		if [ -n "$sel" ] && ! [[ " $sel " == *" $script "* ]]; then
+			[[ " $sel " == *" $script/"* ]] || continue
+			want=$(tr ' ' '\n' <<<"$sel" | sed -n "s|^$script/||p" | tr '\n' ' ')
+		fi
+		export DX_CASES=$want
+		t0=$SECONDS
+		run_test "$t"
+		rc=$?
+		script_rc=$rc
+		# Whatever a test started, loaded or bound, it must have undone.
+		if [ -e /tmp/dx-leftover ] && [ $rc != 124 ]; then
+			left_procs=1
+			[ $rc = 0 ] || [ $rc = 4 ] && rc=1
+		else
+			left_procs=
+		fi
+		left=$(awk '$1 ~ /^devmemx/ { print $1 }' /proc/modules)
+		if [ -n "$left" ]; then
+			[ $rc = 0 ] || [ $rc = 4 ] && rc=1
+			for m in $left; do rmmod "$m"; done
+		fi
+		cases "$name" "$script_rc" "$want" "$script"
+		if [ -n "$xtrace" ]; then
+			out=	# already streamed
+		else
+			out=$own
+		fi
+		[ $rc = 124 ] && out=${out:+$out$'\n'}"timed out after $limit s"
+		[ -z "$left_procs" ] || out=${out:+$out$'\n'}"left behind: processes of the test (killed)"
+		[ -z "$left" ] || out=${out:+$out$'\n'}"left behind: modules $left"
+		case $rc in
+		0) echo "DX-RESULT ok $name"
+		   grep '^# ' <<<"$out"
+		   echo "# $name: $((SECONDS - t0)) s$tally" ;;
+		4) echo "DX-RESULT skip $name $(sed -n 's/^SKIP: //p' <<<"$own" | tail -n1)" ;;
+		*) echo "DX-RESULT fail $name"
+		   sed 's/^/# /' <<<"$out"
+		   [ -z "$tally" ] || echo "# $name$tally" ;;
+		esac
+	done
 done
 # With kmemleak (debug kernels): scan once all tests are done, twice, since
 # kmemleak reports an object only once its contents stayed the same from one
