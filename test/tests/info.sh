@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # devmemx loads (and refuses to without the ops address, or with a wrong
-# one), INFO reports the version, this kernel's features, its hooks and no
-# live objects; it unloads.
+# one), INFO reports the version, this kernel's features, its hooks, no
+# live objects and the token array (devmemx-tokens); it unloads.
 . /dx/guestlib.sh
 
 case $DX_SERIES in
@@ -35,10 +35,12 @@ features: $features
 hooks: 6
 bindings: 0
 niovs: 0
-page-pools: 0" "devmemx info"
+page-pools: 0
+token-array: ready
+token-array-why: reviewed for $DX_KVER; no hooks in this build" "devmemx info"
 
 got=$(devmemx -j info)
-expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0}" \
+expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0,\"token-array\":\"ready\",\"token-array-why\":\"reviewed for $DX_KVER; no hooks in this build\"}" \
 	"devmemx -j info"
 
 expect_eq "$(cat /sys/module/devmemx/version)" "$DX_VERSION" "module version"
