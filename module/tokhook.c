@@ -43,11 +43,12 @@ MODULE_PARM_DESC(tokens_release,
 		 "for tests: look this release up in the token array's review, not the running kernel's (it can only make the token array unavailable)");
 
 /*
- * What INFO reports. The why is at most 45 characters, so that a refusal
- * quoting it fits in an extack message (79).
+ * What INFO reports. An unavailable one's why is kept to 45 characters
+ * (a release name aside), so that the refusal quoting it fits in an
+ * extack message (79).
  */
 static enum devmemx_token_array devmemx_tok_state;
-static char devmemx_tok_why[48];
+static char devmemx_tok_why[80];
 
 static __printf(1, 2) void devmemx_tok_off(const char *fmt, ...)
 {
