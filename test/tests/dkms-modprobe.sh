@@ -2,9 +2,9 @@
 # What dkms built in the root test deb, installed where dkms installs it,
 # with the package's modprobe.d file and loader: "modprobe devmemx" loads it
 # (the ops address and the token array's read from /proc/kallsyms), a
-# binding moves verified data,
-# "modprobe -r" unloads; with kernel.kptr_restrict=2 the load is refused with
-# a message that says what to do, and nothing is loaded.
+# binding moves verified data, "modprobe -r" unloads; with
+# kernel.kptr_restrict=2 the load is refused with a message that says what
+# to do, and nothing is loaded.
 . /dx/guestlib.sh
 
 [ -z "$DX_DEBUG" ] ||
