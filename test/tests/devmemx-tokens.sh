@@ -42,27 +42,36 @@ reload() {
 	dx_load "$@"
 }
 
+# left_nothing REF WHAT: after WHAT, no binding (dump empty), the module's
+# reference count REF, no live niov and no dma-buf page pool.
+left_nothing() {
+	expect_eq "$(rxx devmemx -j show)" "" "the dump after $2"
+	expect_eq "$(cat /sys/module/devmemx/refcnt)" "$1" "module refcount after $2"
+	expect_eq "$(dx_live)" "0 0 0" "live objects after $2"
+	expect_eq "$(dmabuf_pools rx)" 0 "dma-buf page pools after $2"
+}
+
 # refused MESSAGE: autorelease 0 refused with MESSAGE by bind (held and
-# persistent), the dry run and size auto, leaving no binding, module
-# reference, niov or page pool.
+# persistent), the dry run, size auto and devmemx-rx, each leaving nothing.
 refused() {
 	local ref
 	ref=$(cat /sys/module/devmemx/refcnt)
 	expect_err 1 "devmemx: bind to dxsim1: $1$no" \
 		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M autorelease 0
+	left_nothing "$ref" "a refused bind"
 	expect_err 1 "devmemx: bind to dxsim1: $1$no" \
 		rxx devmemx bind dev dxsim1 queues 2 size 64K --udmabuf 4M --hugetlb autorelease 0 --persist
+	left_nothing "$ref" "a refused bind --persist"
 	expect_err 1 "devmemx: dry run of a bind to dxsim1: $1$no" \
 		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M autorelease 0 --dry-run
+	left_nothing "$ref" "a refused dry run"
 	expect_err 1 "devmemx: dry run of a bind to dxsim1: $1$no" \
 		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M size auto autorelease 0
+	left_nothing "$ref" "a refused size auto"
 	expect_err 1 "devmemx-rx: bind to dxsim1: $1$no" \
 		rxx devmemx-rx recv --dev dxsim1 --queues 2 --port 5301 --expect 1M \
 		--udmabuf 4M --provider devmemx --autorelease 0 --timeout 5
-	expect_eq "$(rxx devmemx -j show)" "" "the dump after the refusals"
-	expect_eq "$(cat /sys/module/devmemx/refcnt)" "$ref" "module refcount after the refusals"
-	expect_eq "$(dx_live)" "0 0 0" "live objects after the refusals"
-	expect_eq "$(dmabuf_pools rx)" 0 "dma-buf page pools after the refusals"
+	left_nothing "$ref" "a refused devmemx-rx recv"
 }
 
 # still_binds: autorelease 1 and no autorelease bind, and show says xarray.
