@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no the gate decides at load from the release and symbol sizes, and the debug kernel's release is not reviewed (info checks that it says so there); its refusals run the paths of devmemx-errors' ones
 # The token array's gate (doc/token-array.md, increment A): on a reviewed
 # kernel INFO says ready and autorelease 0 is refused, by bind and dry run,
 # with its message and nothing left; autorelease 1 binds and show says
