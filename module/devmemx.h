@@ -131,6 +131,7 @@ struct devmemx_binding {
 	u64 net_cookie;
 	u32 portid;
 	u32 flags;
+	u8 autorelease;			/* enum devmemx_autorelease */
 	struct pid *creator;
 
 	struct mutex lock;		/* dev, queues, pool_shift, resize */
@@ -218,15 +219,23 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
  * show.c, whose handlers only the family's ops reach): show.c -> netlink.c,
  * binding.c, resize.c; binding.c -> import.c -> end.c -> queue.c ->
  * resize.c; binding.c -> niov.c, queue.c, resize.c; import.c -> check.c,
- * queue.c; dispatch.c -> binding.c, provider.c -> niov.c, resize.c.
+ * queue.c; dispatch.c -> binding.c, provider.c -> niov.c, resize.c;
+ * tokhook.c -> dispatch.c.
  * check.c, niov.c and resize.c call no other file.
  */
 
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
 extern const struct memory_provider_ops *devmemx_intree_ops;
 extern unsigned int devmemx_hooks;
+unsigned long devmemx_sym_size(unsigned long addr, const char *name);
 int devmemx_dispatch_init(void);
 void devmemx_dispatch_exit(void);
+
+/* tokhook.c: whether this kernel may have the token array (autorelease 0) */
+void devmemx_tokhook_init(void);
+u32 devmemx_tokhook_state(const char **why);
+int devmemx_tokhook_check_bind(const struct nlattr *attr,
+			       struct netlink_ext_ack *extack);
 
 /* provider.c: what the redirected ops do for devmemx bindings */
 int devmemx_mp_init(struct page_pool *pool);

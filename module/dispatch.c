@@ -72,15 +72,30 @@ static void notrace devmemx_thunk(unsigned long ip, unsigned long parent_ip,
 		ftrace_regs_set_instruction_pointer(fregs, h->redirect);
 }
 
-/* Does the symbol table call @addr exactly @name, at offset 0? */
-static bool devmemx_sym_is(unsigned long addr, const char *name)
+/*
+ * The size the kernel's symbol table gives @name, when @addr is its start
+ * in the kernel proper (not a module), else 0. From sprint_symbol()
+ * ("name+0x0/0xSIZE"): kallsyms_lookup_size_offset() is not exported.
+ * Nothing at @addr is read.
+ */
+unsigned long devmemx_sym_size(unsigned long addr, const char *name)
 {
 	char buf[KSYM_SYMBOL_LEN];
 	size_t n = strlen(name);
+	unsigned long size;
 
+	if (!addr)
+		return 0;
 	sprint_symbol(buf, addr);
-	return !strncmp(buf, name, n) && !strncmp(buf + n, "+0x0/", 5) &&
-	       !strchr(buf, '[');
+	if (strncmp(buf, name, n) || strncmp(buf + n, "+0x0/0x", 7) ||
+	    strchr(buf, '[') || kstrtoul(buf + n + 7, 16, &size))
+		return 0;
+	return size;
+}
+
+static bool devmemx_sym_is(unsigned long addr, const char *name)
+{
+	return devmemx_sym_size(addr, name) != 0;
 }
 
 static int devmemx_resolve(void)

@@ -21,6 +21,8 @@ static int __init devmemx_init(void)
 	ret = devmemx_dispatch_init();
 	if (ret)
 		goto err_binding;
+	/* It cannot fail: a kernel it rules out loads without the token array. */
+	devmemx_tokhook_init();
 	ret = devmemx_end_init();
 	if (ret)
 		goto err_dispatch;

@@ -48,6 +48,7 @@ int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *rsp;
 	u32 bindings, pools;
+	const char *why;
 	void *hdr;
 	u64 niovs;
 
@@ -65,7 +66,10 @@ int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(rsp, DEVMEMX_A_INFO_HOOKS, devmemx_hooks) ||
 	    nla_put_u32(rsp, DEVMEMX_A_INFO_BINDINGS, bindings) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_INFO_NIOVS, niovs, 0) ||
-	    nla_put_u32(rsp, DEVMEMX_A_INFO_PAGE_POOLS, pools))
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_PAGE_POOLS, pools) ||
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_TOKEN_ARRAY,
+			devmemx_tokhook_state(&why)) ||
+	    nla_put_string(rsp, DEVMEMX_A_INFO_TOKEN_ARRAY_WHY, why))
 		goto err_free;
 
 	genlmsg_end(rsp, hdr);
@@ -119,14 +123,19 @@ struct devmemx_nl_req {
 	u32 size;
 };
 
-/* BIND-RX's and BIND-CHECK's device, dma-buf and queues. */
+/*
+ * BIND-RX's and BIND-CHECK's device, dma-buf and queues, and the
+ * autorelease they may ask for (refused before anything is made).
+ */
 static int devmemx_nl_bind_req(struct genl_info *info, struct devmemx_nl_req *req)
 {
 	if (GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_IFINDEX) ||
 	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_FD) ||
 	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_QUEUES))
 		return -EINVAL;
-	return devmemx_nl_queues(info, req->q, &req->n);
+	return devmemx_nl_queues(info, req->q, &req->n) ?:
+	       devmemx_tokhook_check_bind(info->attrs[DEVMEMX_A_BINDING_AUTORELEASE],
+					  info->extack);
 }
 
 /* The device attribute @attr names, held; NULL (with extack) when none. */
@@ -219,6 +228,8 @@ devmemx_nl_bind_make(struct net_device *dev, struct genl_info *info,
 	if (IS_ERR(b))
 		return b;
 	b->flags = nla_get_u32_default(info->attrs[DEVMEMX_A_BINDING_FLAGS], 0);
+	b->autorelease = nla_get_u8_default(info->attrs[DEVMEMX_A_BINDING_AUTORELEASE],
+					    DEVMEMX_AUTORELEASE_XARRAY);
 	b->nasked = n;
 	b->net_cookie = genl_info_net(info)->net_cookie;
 	b->portid = info->snd_portid;

@@ -18,12 +18,13 @@ const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_BUF_SIZE + 1] = 
 };
 
 /* DEVMEMX_CMD_BIND_RX - do */
-static const struct nla_policy devmemx_bind_rx_nl_policy[DEVMEMX_A_BINDING_FLAGS + 1] = {
+static const struct nla_policy devmemx_bind_rx_nl_policy[DEVMEMX_A_BINDING_AUTORELEASE + 1] = {
 	[DEVMEMX_A_BINDING_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[DEVMEMX_A_BINDING_FD] = { .type = NLA_U32, },
 	[DEVMEMX_A_BINDING_QUEUES] = NLA_POLICY_NESTED(devmemx_queue_nl_policy),
 	[DEVMEMX_A_BINDING_RX_BUF_SIZE] = { .type = NLA_U32, },
 	[DEVMEMX_A_BINDING_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x1),
+	[DEVMEMX_A_BINDING_AUTORELEASE] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* DEVMEMX_CMD_UNBIND - do */
@@ -43,10 +44,11 @@ static const struct nla_policy devmemx_caps_get_nl_policy[DEVMEMX_A_CAPS_QUEUE_I
 };
 
 /* DEVMEMX_CMD_BIND_CHECK - do */
-static const struct nla_policy devmemx_bind_check_nl_policy[DEVMEMX_A_BINDING_QUEUES + 1] = {
+static const struct nla_policy devmemx_bind_check_nl_policy[DEVMEMX_A_BINDING_AUTORELEASE + 1] = {
 	[DEVMEMX_A_BINDING_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
 	[DEVMEMX_A_BINDING_FD] = { .type = NLA_U32, },
 	[DEVMEMX_A_BINDING_QUEUES] = NLA_POLICY_NESTED(devmemx_queue_nl_policy),
+	[DEVMEMX_A_BINDING_AUTORELEASE] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* Ops table for devmemx */
@@ -60,7 +62,7 @@ static const struct genl_split_ops devmemx_nl_ops[] = {
 		.cmd		= DEVMEMX_CMD_BIND_RX,
 		.doit		= devmemx_nl_bind_rx_doit,
 		.policy		= devmemx_bind_rx_nl_policy,
-		.maxattr	= DEVMEMX_A_BINDING_FLAGS,
+		.maxattr	= DEVMEMX_A_BINDING_AUTORELEASE,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 	{
@@ -94,7 +96,7 @@ static const struct genl_split_ops devmemx_nl_ops[] = {
 		.cmd		= DEVMEMX_CMD_BIND_CHECK,
 		.doit		= devmemx_nl_bind_check_doit,
 		.policy		= devmemx_bind_check_nl_policy,
-		.maxattr	= DEVMEMX_A_BINDING_QUEUES,
+		.maxattr	= DEVMEMX_A_BINDING_AUTORELEASE,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
 	},
 };

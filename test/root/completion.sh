@@ -63,6 +63,9 @@ expect "lo" devmemx bind dev l
 expect "lo" devmemx-rx recv --dev l
 expect "devmemx" devmemx-rx recv --provider d
 expect "pattern zero" devmemx-rx send --fill ""
+expect "0 1" devmemx bind dev lo queues 2 autorelease ""
+expect "autorelease" devmemx bind dev lo queues 2 au
+expect "0 1" devmemx-rx recv --autorelease ""
 expect "dmabuf host" devmemx-rx ab --zcrx-area ""
 expect "netdev,devmemx,zcrx" devmemx-rx ab --providers netdev,devmemx,z
 echo "# bash completion: $n cases, the options of every subcommand of both tools as their usage lines give them"

@@ -15,7 +15,7 @@ whole_help() {
 	for line in \
 		'usage: devmemx [-j] bind dev IFNAME queues LIST [size SIZE | size auto [max-waste W]]' \
 		'                    (--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE | --pid PID --fd FD)' \
-		'                    [--persist | --dry-run]' \
+		'                    [autorelease 0|1] [--persist | --dry-run]' \
 		'       devmemx [-j] unbind ID|all' \
 		'       devmemx [-j] show [ID]' \
 		'       devmemx [-j] caps dev IFNAME [queue N]' \
@@ -26,7 +26,7 @@ whole_help() {
 	done
 	for opt in 'dev IFNAME' 'queues LIST' 'size SIZE' '--udmabuf SIZE' '--hugetlb' \
 		'--dma-heap NAME SIZE' '--pid PID --fd FD' '--persist' 'size auto' 'max-waste W' \
-		'--dry-run'; do
+		'--dry-run' 'autorelease 0|1'; do
 		grep -qF -- "  $opt " <<<"$help" || fail "--help does not explain $opt"
 	done
 	expect_eq "$(devmemx help)" "$help" "help"

@@ -82,7 +82,7 @@ dmabuf_of_pid() {
 	expect_eq "$(rxx devmemx show | grep -c "^held-by: $pid (devmemx) fd $fd$")" 2 \
 		"show: held-by of the bindings sharing the holder's dma-buf"
 	ino=$(stat -L -c %i /proc/$pid/fd/$fd)
-	expect_eq "$(rxx devmemx -j show | grep -c "\"dmabuf-ino\":$ino,\"exporter\":\"udmabuf\",\"held-by\":\[{\"pid\":$pid,\"comm\":\"devmemx\",\"fd\":$fd}\]}$")" 2 \
+	expect_eq "$(rxx devmemx -j show | grep -c "\"dmabuf-ino\":$ino,\"exporter\":\"udmabuf\",\"autorelease\":\"xarray\",\"held-by\":\[{\"pid\":$pid,\"comm\":\"devmemx\",\"fd\":$fd}\]}$")" 2 \
 		"show -j: the dma-buf's inode, exporter and holder"
 	kill -INT $pid
 	wait $pid || true

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # What dkms built in the root test deb, installed where dkms installs it,
 # with the package's modprobe.d file and loader: "modprobe devmemx" loads it
-# (the ops address read from /proc/kallsyms), a binding moves verified data,
-# "modprobe -r" unloads; with kernel.kptr_restrict=2 the load is refused with
-# a message that says what to do, and nothing is loaded.
+# (the ops address and the token array's read from /proc/kallsyms), a
+# binding moves verified data, "modprobe -r" unloads; with
+# kernel.kptr_restrict=2 the load is refused with a message that says what
+# to do, and nothing is loaded.
 . /dx/guestlib.sh
 
 [ -z "$DX_DEBUG" ] ||
@@ -28,8 +29,13 @@ echo 1 >/proc/sys/kernel/kptr_restrict
 modprobe devmemx || fail "modprobe devmemx with kptr_restrict=1"
 expect_eq "$(cat /sys/module/devmemx/parameters/dmabuf_devmem_ops)" "$(printf %u 0x"$(dx_ops_addr)")" \
 	"the ops address modprobe passed"
+for f in tcp_recvmsg_dmabuf sock_devmem_dontneed; do
+	expect_eq "$(cat /sys/module/devmemx/parameters/$f)" "$(printf %u 0x"$(dx_sym_addr $f)")" \
+		"the $f address modprobe passed"
+done
 devmemx -j info >/tmp/info.json || fail "devmemx info"
 expect_eq "$(jget version /tmp/info.json)" "$(cat /dx/VERSION)" "devmemx info's version"
+expect_eq "$(jget token-array /tmp/info.json)" ready "devmemx info's token-array"
 
 DX_MODPROBE=1 sim_setup 4 9000
 ip netns exec rx ethtool -G dxsim1 tcp-data-split on hds-thresh 0

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # devmemx loads (and refuses to without the ops address, or with a wrong
-# one), INFO reports the version, this kernel's features, its hooks and no
-# live objects; it unloads.
+# one), INFO reports the version, this kernel's features, its hooks, no
+# live objects and the token array (devmemx-tokens); it unloads.
 . /dx/guestlib.sh
 
 case $DX_SERIES in
@@ -10,6 +10,10 @@ case $DX_SERIES in
      json_features='["rx-page-size","intree-large-niov"]' ;;
 *) fail "no expected features for kernel $DX_KVER" ;;
 esac
+# The token array's gate: a stock kernel's release is reviewed, the debug
+# kernel's (7.2.12-dxdebug) is not.
+tok=ready tok_why="reviewed for $DX_KVER; no hooks in this build"
+[ -z "$DX_DEBUG" ] || tok=unavailable tok_why="not reviewed for $DX_KVER"
 
 expect_err 1 'devmemx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)' \
 	devmemx info
@@ -35,10 +39,12 @@ features: $features
 hooks: 6
 bindings: 0
 niovs: 0
-page-pools: 0" "devmemx info"
+page-pools: 0
+token-array: $tok
+token-array-why: $tok_why" "devmemx info"
 
 got=$(devmemx -j info)
-expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0}" \
+expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0,\"token-array\":\"$tok\",\"token-array-why\":\"$tok_why\"}" \
 	"devmemx -j info"
 
 expect_eq "$(cat /sys/module/devmemx/version)" "$DX_VERSION" "module version"

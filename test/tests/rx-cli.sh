@@ -57,6 +57,10 @@ bad_usage() {
 		recv --dev lo --queues 0 --rx-page-size 8G
 	expect_err 2 'devmemx-rx: bad --listen address "foo": use an IPv4 or IPv6 address' \
 		recv --dev lo --queues 0 --listen foo
+	expect_err 2 'devmemx-rx: bad --autorelease "2": use 0 (token array) or 1 (xarray)' \
+		recv --dev lo --queues 0 --provider devmemx --autorelease 2
+	expect_err 2 "devmemx-rx: --autorelease is devmemx's: add --provider devmemx (in-tree devmem of this kernel has no autorelease)" \
+		rx recv --dev lo --queues 0 --port 5201 --expect 1M --autorelease 0
 	expect_err 2 'devmemx-rx: send needs --bytes N (or --until-closed)' rx send --addr 127.0.0.1 --port 9
 	expect_err 2 'devmemx-rx: bad --addr "host": use an IPv4 or IPv6 address' \
 		rx send --addr host --port 9 --bytes 1

@@ -67,7 +67,7 @@ ab_run() {
 	ip netns exec rx $pin devmemx-rx ab --dev dxsim1 \
 		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
 		--sender-tasks napi/dxsim0- $(ab_napi_args) \
-		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr)" \
+		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr) $(dx_tok_params)" \
 		--unload-cmd "rmmod devmemx" $buf \
 		--tag "$DX_SERIES $name" --csv "$out/$name.csv" \
 		--summary "$out/$name.sum.csv" --md "$out/$name.md" "$@" ||

@@ -169,7 +169,15 @@ expect_err() {
 
 # What module/modprobe.conf does for modprobe.
 dx_ops_addr() { awk '$3 == "dmabuf_devmem_ops" && NF == 3 { print $1 }' /proc/kallsyms; }
-dx_load() { insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" "$@"; }
+# dx_sym_addr NAME: a function's address in /proc/kallsyms.
+dx_sym_addr() { awk -v n="$1" '$3 == n && NF == 3 { print $1; exit }' /proc/kallsyms; }
+# The token array's (doc/token-array.md); later parameters override them.
+dx_tok_params() {
+	echo "tcp_recvmsg_dmabuf=0x$(dx_sym_addr tcp_recvmsg_dmabuf)" \
+		"sock_devmem_dontneed=0x$(dx_sym_addr sock_devmem_dontneed)"
+}
+# shellcheck disable=SC2046 # dx_tok_params: one word per parameter
+dx_load() { insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" $(dx_tok_params) "$@"; }
 dx_unload() { rmmod devmemx; }
 
 # The simulated NIC pair, dxsim0 in netns "tx" (192.0.2.1, 2001:db8::1) and

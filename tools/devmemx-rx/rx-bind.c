@@ -152,6 +152,8 @@ static int devmemx_bind(struct rx_bind *b, const struct rx_opts *o,
 		.nqueues = o->nqueues,
 		.rx_buf_size = o->rx_page_size,
 		.has_rx_buf_size = o->rx_page_size != 0,
+		.autorelease = o->autorelease,
+		.has_autorelease = o->has_autorelease,
 	};
 	struct nl_msg *msg;
 	char what[64];

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "family.h"
 #include "pattern.h"
 #include "rx-opts.h"
 #include "rx.h"
@@ -142,6 +143,7 @@ const char rx_recv_synopsis[] =
 	"                        --vfio BDF SIZE | --pid PID --fd FD [--no-verify]]\n"
 	"                       [--verify-every N]\n"
 	"                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
+	"                       [--autorelease 0|1]\n"
 	"                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
 	"                       [--hold SEC]\n";
 
@@ -181,6 +183,8 @@ const char rx_recv_help[] =
 	"                        through the vfio device\n"
 	"  --provider P          netdev: in-tree devmem (default); devmemx: the module\n"
 	"  --rx-page-size SIZE   ask for RX buffers (niovs) of SIZE bytes\n"
+	"  --autorelease 0|1     devmemx's autorelease: 0 the token array, 1 the\n"
+	"                        socket's xarray (default: not sent, the kernel's 1)\n"
 	"  --seed N              pattern seed (default 0x9e3779b97f4a7c15)\n"
 	"  --no-flow-rule        install no ntuple rule (steer the flow yourself); the\n"
 	"                        rule is tcp4, or tcp6 when --listen is IPv6\n"
@@ -218,6 +222,9 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		return 0;
 	case O_RX_PAGE_SIZE:
 		return dx_parse_buf_size(arg, "--rx-page-size", &o->rx_page_size);
+	case O_AUTORELEASE:
+		o->has_autorelease = true;
+		return dx_parse_autorelease(arg, "--autorelease", &o->autorelease);
 	case O_SEED:
 		return dx_parse_uint(arg, "--seed", 0, UINT64_MAX, &o->seed);
 	case O_NO_FLOW_RULE:
@@ -257,6 +264,7 @@ static const struct option rx_options[] = {
 	{ "vfio", required_argument, NULL, O_VFIO },
 	{ "provider", required_argument, NULL, O_PROVIDER },
 	{ "rx-page-size", required_argument, NULL, O_RX_PAGE_SIZE },
+	{ "autorelease", required_argument, NULL, O_AUTORELEASE },
 	{ "p2pdma", no_argument, NULL, O_P2PDMA },
 	{ "vram-dev", required_argument, NULL, O_VRAM_DEV },
 	{ "pid", required_argument, NULL, O_PID },
@@ -327,6 +335,8 @@ static int recv_check(const struct rx_opts *o, bool got_expect)
 		return dx_bad_usage("recv needs --expect BYTES");
 	if (o->no_verify && o->verify_every)
 		return dx_bad_usage("--verify-every N checks some of the payload and --no-verify none: give one");
+	if (o->has_autorelease && strcmp(o->provider->name, "devmemx"))
+		return dx_bad_usage("--autorelease is devmemx's: add --provider devmemx (in-tree devmem of this kernel has no autorelease)");
 	if (dx_dmabuf_check(&o->buf))
 		return -EINVAL;
 	if (o->listen && !rx_is_addr(o->listen))
@@ -339,8 +349,9 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 {
 	static const int codes[] = {
 		O_DEV, O_QUEUES, O_PORT, O_EXPECT, RX_BUF, RX_BUF_RECV,
-		O_PROVIDER, O_RX_PAGE_SIZE, O_SEED, O_NO_FLOW_RULE, O_TIMEOUT,
-		O_LISTEN, O_HOLD, O_NO_VERIFY, O_VERIFY_EVERY, 'h', 0
+		O_PROVIDER, O_RX_PAGE_SIZE, O_AUTORELEASE, O_SEED,
+		O_NO_FLOW_RULE, O_TIMEOUT, O_LISTEN, O_HOLD, O_NO_VERIFY,
+		O_VERIFY_EVERY, 'h', 0
 	};
 	struct option opts[ARRAY_SIZE(codes)];
 	bool got_expect = false;

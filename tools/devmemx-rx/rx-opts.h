@@ -19,7 +19,7 @@ enum {
 	O_LOAD_CMD, O_UNLOAD_CMD, O_CONFIGS, O_FILL, O_HOLD, O_SENDER_TASKS,
 	O_VERIFY_EVERY, O_HOLD_BYTES,
 	O_UNTIL_CLOSED, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
-	O_NAPI_FIFO,
+	O_NAPI_FIFO, O_AUTORELEASE,
 };
 
 int rx_parse_port(const char *s, const char *opt, uint16_t *port);

@@ -24,6 +24,8 @@ struct rx_opts {
 	struct dx_dmabuf_spec buf;
 	const struct rx_provider *provider;
 	uint32_t rx_page_size;	/* 0: not asked for */
+	uint8_t autorelease;	/* devmemx's autorelease, when has_autorelease */
+	bool has_autorelease;
 	uint64_t seed;
 	bool no_flow_rule;
 	int timeout;		/* seconds, 0: wait forever */

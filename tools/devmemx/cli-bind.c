@@ -30,6 +30,8 @@ struct bind_args {
 	uint64_t max_waste;		/* bytes, or millionths of the dma-buf */
 	bool max_waste_set, max_waste_ppm;
 	bool dry_run;
+	uint8_t autorelease;
+	bool autorelease_set;		/* else the kernel's default, xarray */
 	struct dx_dmabuf_spec buf;	/* --udmabuf, --dma-heap */
 	unsigned int made;		/* --udmabuf and --dma-heap given */
 	int pid, fd;			/* --pid, --fd: -1 when not given */
@@ -82,6 +84,14 @@ static int kw_max_waste(void *ctx, char **argv)
 	a->max_waste_ppm = true;
 	a->max_waste = pct * 10000 + 0.5;
 	return 0;
+}
+
+static int kw_autorelease(void *ctx, char **argv)
+{
+	struct bind_args *a = ctx;
+
+	a->autorelease_set = true;
+	return dx_parse_autorelease(argv[0], "autorelease", &a->autorelease);
 }
 
 static int kw_dry_run(void *ctx, char **argv)
@@ -182,6 +192,7 @@ static int bind_parse(int argc, char **argv, struct bind_args *a)
 		{ "queues", 1, "LIST", kw_queues },
 		{ "size", 1, "SIZE", kw_size },
 		{ "max-waste", 1, "SIZE|P%", kw_max_waste },
+		{ "autorelease", 1, "0|1", kw_autorelease },
 		{ "--dry-run", 0, NULL, kw_dry_run },
 		{ "--udmabuf", 1, "SIZE", kw_udmabuf },
 		{ "--hugetlb", 0, NULL, kw_hugetlb },
@@ -255,6 +266,8 @@ static int bind_rx(struct dx_nl *nl, const struct bind_args *a,
 		.rx_buf_size = a->size,
 		.has_rx_buf_size = a->size_set,
 		.flags = a->persist ? DEVMEMX_BINDING_FLAGS_PERSISTENT : 0,
+		.autorelease = a->autorelease,
+		.has_autorelease = a->autorelease_set,
 	};
 	struct nl_msg *msg;
 	char what[64];
@@ -330,6 +343,8 @@ static int check_rx(struct dx_nl *nl, const struct bind_args *a,
 		.fd = fd,
 		.queues = a->queues,
 		.nqueues = a->nqueues,
+		.autorelease = a->autorelease,
+		.has_autorelease = a->autorelease_set,
 	};
 	struct nl_msg *msg;
 	char what[64];
@@ -499,7 +514,7 @@ const struct cli_cmd cli_cmd_bind = {
 	.synopsis =
 	"bind dev IFNAME queues LIST [size SIZE | size auto [max-waste W]]\n"
 	"                    (--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE | --pid PID --fd FD)\n"
-	"                    [--persist | --dry-run]",
+	"                    [autorelease 0|1] [--persist | --dry-run]",
 	.help =
 	"bind: bind a dma-buf to RX queues of IFNAME with buffers (niovs) of SIZE\n"
 	"bytes and print the binding. Without --persist, devmemx then holds it until\n"
@@ -510,6 +525,9 @@ const struct cli_cmd cli_cmd_bind = {
 	"  size auto             the largest size the driver takes whose metadata fits\n"
 	"                        and that wastes at most W of the dma-buf\n"
 	"  max-waste W           for size auto: bytes (256K) or a share (0.5%; default 1%)\n"
+	"  autorelease 0|1       how tokens come back: 0 the token array (refused while\n"
+	"                        info says other than token-array: hooked), 1 the\n"
+	"                        socket's xarray (the kernel's default, as in-tree)\n"
 	"  --udmabuf SIZE        a new dma-buf of SIZE bytes: a memfd via /dev/udmabuf\n"
 	"  --hugetlb             back it with 2M huge pages (SIZE a multiple of 2M)\n"
 	"  --dma-heap NAME SIZE  a new dma-buf from /dev/dma_heap/NAME instead\n"

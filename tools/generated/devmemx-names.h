@@ -44,6 +44,19 @@ static const char * const dx_rx_buf_size_names[] = {
 	NULL
 };
 
+static const char * const dx_autorelease_names[] = {
+	"token-array",
+	"xarray",
+	NULL
+};
+
+static const char * const dx_token_array_names[] = {
+	"unavailable",
+	"ready",
+	"hooked",
+	NULL
+};
+
 static const struct dx_attr dx_info_attrs[] = {
 	[DEVMEMX_A_INFO_VERSION] = { "version", DX_STRING },
 	[DEVMEMX_A_INFO_KERNEL] = { "kernel", DX_STRING },
@@ -52,6 +65,8 @@ static const struct dx_attr dx_info_attrs[] = {
 	[DEVMEMX_A_INFO_BINDINGS] = { "bindings", DX_U32 },
 	[DEVMEMX_A_INFO_NIOVS] = { "niovs", DX_U64 },
 	[DEVMEMX_A_INFO_PAGE_POOLS] = { "page-pools", DX_U32 },
+	[DEVMEMX_A_INFO_TOKEN_ARRAY] = { "token-array", DX_U32, DX_ENUM, dx_token_array_names },
+	[DEVMEMX_A_INFO_TOKEN_ARRAY_WHY] = { "token-array-why", DX_STRING },
 	[DEVMEMX_A_INFO_MAX + 1] = { NULL }
 };
 
@@ -97,6 +112,7 @@ static const struct dx_attr dx_binding_attrs[] = {
 	[DEVMEMX_A_BINDING_CARVE] = { "carve", DX_NEST, .nest = dx_carve_attrs, .nest_max = DEVMEMX_A_CARVE_MAX, .multi = true },
 	[DEVMEMX_A_BINDING_DMABUF_INO] = { "dmabuf-ino", DX_U64 },
 	[DEVMEMX_A_BINDING_EXPORTER] = { "exporter", DX_STRING },
+	[DEVMEMX_A_BINDING_AUTORELEASE] = { "autorelease", DX_U8, DX_ENUM, dx_autorelease_names },
 	[DEVMEMX_A_BINDING_MAX + 1] = { NULL }
 };
 

@@ -2,8 +2,10 @@
 /* Requests of the devmemx family that both tools make. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "family.h"
+#include "util.h"
 
 static int dx_put_queues(struct nl_msg *msg, const struct dx_bind_req *r)
 {
@@ -19,11 +21,22 @@ static int dx_put_queues(struct nl_msg *msg, const struct dx_bind_req *r)
 	return 0;
 }
 
-static int dx_put_bind(struct nl_msg *msg, const struct dx_bind_req *r)
+/* What BIND-RX and BIND-CHECK share: device, dma-buf, queues, autorelease. */
+static int dx_put_target(struct nl_msg *msg, const struct dx_bind_req *r)
 {
 	if (nla_put_u32(msg, DEVMEMX_A_BINDING_IFINDEX, r->ifindex) ||
 	    nla_put_u32(msg, DEVMEMX_A_BINDING_FD, r->fd) ||
 	    dx_put_queues(msg, r))
+		return -EMSGSIZE;
+	if (r->has_autorelease &&
+	    nla_put_u8(msg, DEVMEMX_A_BINDING_AUTORELEASE, r->autorelease))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int dx_put_bind(struct nl_msg *msg, const struct dx_bind_req *r)
+{
+	if (dx_put_target(msg, r))
 		return -EMSGSIZE;
 	if (r->has_rx_buf_size &&
 	    nla_put_u32(msg, DEVMEMX_A_BINDING_RX_BUF_SIZE, r->rx_buf_size))
@@ -50,9 +63,7 @@ struct nl_msg *dx_bind_check_msg(struct dx_nl *nl, const struct dx_bind_req *r)
 {
 	struct nl_msg *msg = dx_nl_msg(nl, DEVMEMX_CMD_BIND_CHECK, false);
 
-	if (msg && (nla_put_u32(msg, DEVMEMX_A_BINDING_IFINDEX, r->ifindex) ||
-		    nla_put_u32(msg, DEVMEMX_A_BINDING_FD, r->fd) ||
-		    dx_put_queues(msg, r))) {
+	if (msg && dx_put_target(msg, r)) {
 		nlmsg_free(msg);
 		msg = NULL;
 	}
@@ -69,4 +80,13 @@ const char *dx_perm_hint(int err, const char *extack, void *arg)
 		return NULL;
 	snprintf(hint, sizeof(hint), "%s needs CAP_NET_ADMIN", (const char *)arg);
 	return hint;
+}
+
+int dx_parse_autorelease(const char *s, const char *opt, uint8_t *out)
+{
+	if (strcmp(s, "0") && strcmp(s, "1"))
+		return dx_bad_usage("bad %s \"%s\": use 0 (token array) or 1 (xarray)",
+				    opt, s);
+	*out = s[0] - '0';
+	return 0;
 }

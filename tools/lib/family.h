@@ -17,7 +17,15 @@ struct dx_bind_req {
 	uint32_t rx_buf_size;		/* sent only when has_rx_buf_size */
 	bool has_rx_buf_size;		/* else the kernel's default, PAGE_SIZE */
 	uint32_t flags;			/* DEVMEMX_BINDING_FLAGS_* */
+	uint8_t autorelease;		/* sent only when has_autorelease */
+	bool has_autorelease;		/* else the kernel's default, xarray */
 };
+
+/*
+ * autorelease's value on a command line (@opt names it): 0 (token array)
+ * or 1 (xarray). 0, or -EINVAL after a usage message.
+ */
+int dx_parse_autorelease(const char *s, const char *opt, uint8_t *out);
 
 /*
  * A BIND-RX request for dx_nl_call() on @nl, which then holds a binding that
@@ -25,8 +33,8 @@ struct dx_bind_req {
  */
 struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r);
 /*
- * A BIND-CHECK request (bind-rx's dry run) with @r's device, dma-buf and
- * queues; NULL (after a message) when out of memory.
+ * A BIND-CHECK request (bind-rx's dry run) with @r's device, dma-buf,
+ * queues and autorelease; NULL (after a message) when out of memory.
  */
 struct nl_msg *dx_bind_check_msg(struct dx_nl *nl, const struct dx_bind_req *r);
 

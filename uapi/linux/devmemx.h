@@ -72,6 +72,34 @@ enum devmemx_rx_buf_size {
 	DEVMEMX_RX_BUF_SIZE_1M = 1048576,
 };
 
+/**
+ * enum devmemx_autorelease - How a binding's tokens come back (upstream's name
+ *   and values).
+ * @DEVMEMX_AUTORELEASE_TOKEN_ARRAY: Tokens are niov indices, returned without
+ *   the socket's xarray; those a socket holds at close go back with it.
+ * @DEVMEMX_AUTORELEASE_XARRAY: Tokens live in the socket's xarray (the in-tree
+ *   behaviour).
+ */
+enum devmemx_autorelease {
+	DEVMEMX_AUTORELEASE_TOKEN_ARRAY,
+	DEVMEMX_AUTORELEASE_XARRAY,
+};
+
+/**
+ * enum devmemx_token_array - Whether bindings can use the token array
+ *   (autorelease token-array).
+ * @DEVMEMX_TOKEN_ARRAY_UNAVAILABLE: Not on this kernel; token-array-why says
+ *   why.
+ * @DEVMEMX_TOKEN_ARRAY_READY: A reviewed kernel whose checks passed; this
+ *   build has no hooks yet, so autorelease token-array is still refused.
+ * @DEVMEMX_TOKEN_ARRAY_HOOKED: The token path's hooks are in place.
+ */
+enum devmemx_token_array {
+	DEVMEMX_TOKEN_ARRAY_UNAVAILABLE,
+	DEVMEMX_TOKEN_ARRAY_READY,
+	DEVMEMX_TOKEN_ARRAY_HOOKED,
+};
+
 enum {
 	DEVMEMX_A_INFO_VERSION = 1,
 	DEVMEMX_A_INFO_KERNEL,
@@ -80,6 +108,8 @@ enum {
 	DEVMEMX_A_INFO_BINDINGS,
 	DEVMEMX_A_INFO_NIOVS,
 	DEVMEMX_A_INFO_PAGE_POOLS,
+	DEVMEMX_A_INFO_TOKEN_ARRAY,
+	DEVMEMX_A_INFO_TOKEN_ARRAY_WHY,
 
 	__DEVMEMX_A_INFO_MAX,
 	DEVMEMX_A_INFO_MAX = (__DEVMEMX_A_INFO_MAX - 1)
@@ -131,6 +161,7 @@ enum {
 	DEVMEMX_A_BINDING_CARVE,
 	DEVMEMX_A_BINDING_DMABUF_INO,
 	DEVMEMX_A_BINDING_EXPORTER,
+	DEVMEMX_A_BINDING_AUTORELEASE,
 
 	__DEVMEMX_A_BINDING_MAX,
 	DEVMEMX_A_BINDING_MAX = (__DEVMEMX_A_BINDING_MAX - 1)
