@@ -50,15 +50,16 @@ now_ms() { echo $((${EPOCHREALTIME/./} / 1000)); }
 # receiver's will be: one run of 2M entries) held by another process; its
 # row for NIOV-SIZE into /tmp/dry.row.
 dry_run() {
-	local niov=$1 line pid fd
+	local niov=$1 line pid fd vram_pid vram_in
 	coproc VRAM { dx-vram $size; }
+	vram_pid=$VRAM_PID vram_in=${VRAM[1]}
 	read -r -u "${VRAM[0]}" line || fail "dx-vram printed nothing"
 	set -- $line
 	pid=$2 fd=$4
 	ip netns exec rx devmemx -j bind dev dxsim1 queues 2 --pid "$pid" --fd "$fd" --dry-run \
 		>/tmp/dry.json || fail "dry run of $sz: $(cat /tmp/dry.json)"
-	eval "exec ${VRAM[1]}>&-"
-	wait "$VRAM_PID"
+	eval "exec $vram_in>&-"
+	wait "$vram_pid"
 	grep -o "{\"niov-size\":$niov,[^}]*}" /tmp/dry.json >/tmp/dry.row ||
 		fail "the dry run has no row for $niov: $(cat /tmp/dry.json)"
 }

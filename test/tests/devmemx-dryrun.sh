@@ -19,12 +19,13 @@ rxx() { ip netns exec rx "$@"; }
 unbind_all() { rxx devmemx unbind all >/dev/null && dx_wait_idle; }
 
 # The GPU buffer, 4K past a multiple of 64K, that the gpu cases bind: held
-# by dx-vram for the whole test (its process $VRAM_PID, the dma-buf its fd
+# by dx-vram for the whole test (its process $vram_pid, the dma-buf its fd
 # $GPU_FD); it goes when its standard input closes.
 coproc VRAM { dx-vram $(((16 << 20) + 4096)); }
+vram_pid=$VRAM_PID vram_in=${VRAM[1]}
 vram_close() {
-	eval "exec ${VRAM[1]}>&-"
-	wait "$VRAM_PID"
+	eval "exec $vram_in>&-"
+	wait "$vram_pid"
 }
 dx_defer vram_close
 read -r -u "${VRAM[0]}" line || fail "dx-vram printed nothing"

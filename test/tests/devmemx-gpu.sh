@@ -85,6 +85,7 @@ expect_eq "$(rx_stat dma_faults)" 0 "the sim's DMA faults"
 # nothing of it left.
 if [ -z "$DX_DEBUG" ]; then
 	coproc VRAM { dx-vram $((64 * gib)); }
+	vram_pid=$VRAM_PID vram_in=${VRAM[1]}
 	read -r -u "${VRAM[0]}" line || fail "dx-vram printed nothing"
 	set -- $line
 	pid=$2 fd=$4
@@ -108,8 +109,8 @@ if [ -z "$DX_DEBUG" ]; then
 	expect_eq "$(dx_live)" "$live" "devmemx's objects after the refused bind"
 	expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
 	dx_wait_idle
-	eval "exec ${VRAM[1]}>&-"
-	wait "$VRAM_PID"
+	eval "exec $vram_in>&-"
+	wait "$vram_pid"
 fi
 
 trap - EXIT

@@ -22,8 +22,12 @@ dmesg_new | grep -c 'devmemx_sim: peer writes reach .* BAR 2 \[mem .* 64bit pref
 	fail "the sim reaches no BAR: $(dmesg | grep devmemx_sim)"
 rxx() { ip netns exec rx "$@"; }
 
-# The exporter's dma-buf: its name, and no CPU mapping.
+# The exporter's dma-buf: its name, and no CPU mapping. The coprocess's
+# PID and input are kept at once: bash unsets VRAM_PID and VRAM when it
+# reaps the coprocess, which can be before `wait` runs (1 run in 10 once
+# failed "VRAM_PID: unbound variable"); the other tests do the same.
 coproc VRAM { dx-vram $((16 << 20)); }
+vram_pid=$VRAM_PID vram_in=${VRAM[1]}
 read -r -u "${VRAM[0]}" line || fail "dx-vram printed nothing"
 set -- $line
 expect_eq "$7 $8 $9 ${10}" "exp_name devmemx_vram mmap EINVAL" "the dma-buf ($line)"
@@ -40,13 +44,14 @@ for want in 'niov-size: 64K' 'niov-count: 256' 'bytes-carved: 16M' \
 done
 expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind"
 dx_wait_idle
-eval "exec ${VRAM[1]}>&-"
-wait "$VRAM_PID"
+eval "exec $vram_in>&-"
+wait "$vram_pid"
 
 # A GPU buffer another process holds, as a user's application holds one:
 # devmemx-rx cannot read it back (no mmap) and says so, receives into it
 # with --no-verify, and ab runs on it unverified, saying why.
 coproc VRAM { dx-vram $((16 << 20)); }
+vram_pid=$VRAM_PID vram_in=${VRAM[1]}
 read -r -u "${VRAM[0]}" line || fail "dx-vram printed nothing"
 set -- $line
 pid=$2 fd=$4
@@ -72,8 +77,8 @@ expect_eq "$(awk -F, -v b="$(csv_col bytes $csv)" -v v="$(csv_col verified $csv)
 	" 2 devmemx 1048576 0
  2 netdev 1048576 0" "ab's runs on the held buffer (provider, bytes, verified)"
 dx_wait_idle
-eval "exec ${VRAM[1]}>&-"
-wait "$VRAM_PID"
+eval "exec $vram_in>&-"
+wait "$vram_pid"
 # A udmabuf another process holds (a receiver waiting for its connection;
 # huge pages, so that 64K niovs carve from it whole): mappable, so read
 # back and verified.

@@ -12,6 +12,7 @@ trap dx_sim_teardown EXIT
 rxx() { ip netns exec rx "$@"; }
 
 coproc YB { ip netns exec rx ynl-bind dxsim1 2 $((8 << 20)) 4096 2>&1; }
+yb_pid=$YB_PID yb_in=${YB[1]}
 read -r -u "${YB[0]}" line || fail "ynl-bind printed nothing"
 set -- $line
 [ "$1 $3 $4 $5 $6 $7 $8" = "id niov-size 4096 niov-count 2048 bytes-wasted 0" ] || fail "ynl-bind: $line"
@@ -22,8 +23,8 @@ for want in 'dev: dxsim1' 'queues: id=2,buf-size=4K' 'niov-size: 4K' 'niov-count
 	grep -qx "$want" /tmp/show || fail "show lacks '$want': $(cat /tmp/show)"
 done
 # Its socket closes with the program: the binding ends.
-eval "exec ${YB[1]}>&-"
-wait "$YB_PID" || fail "ynl-bind exited $?"
+eval "exec $yb_in>&-"
+wait "$yb_pid" || fail "ynl-bind exited $?"
 dx_wait_idle
 
 # A refusal: the kernel's message, through YNL.

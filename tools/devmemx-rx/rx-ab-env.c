@@ -26,9 +26,15 @@
  * Switch out the task running on each CPU of @set (NULL: every CPU), so
  * that /proc/schedstat holds its run time up to now: this thread visits
  * each CPU as a SCHED_FIFO task of the highest priority, which preempts
- * it there. 0, or -errno (-EPERM without CAP_SYS_NICE).
+ * it there. With @t, the time (ab_now()) read on the last CPU visited,
+ * while this thread still holds it: the instant up to which that CPU's
+ * run time is accounted. Read later, after the thread has gone back to
+ * SCHED_OTHER, it could lag by whatever delayed the thread meanwhile (a
+ * slice behind the CPU's busy task, a vCPU its host did not run: a run's
+ * busy time once came out 1.2% over its wall time). 0, or -errno
+ * (-EPERM without CAP_SYS_NICE).
  */
-int ab_kick(const cpu_set_t *set)
+int ab_kick(const cpu_set_t *set, double *t)
 {
 	struct sched_param fifo = {
 		.sched_priority = sched_get_priority_max(SCHED_FIFO),
@@ -52,6 +58,8 @@ int ab_kick(const cpu_set_t *set)
 			break;
 		}
 	}
+	if (t)
+		*t = ab_now();
 	sched_setaffinity(0, sizeof(old), &old);
 	sched_setscheduler(0, SCHED_OTHER, &other);
 	return ret;
@@ -238,7 +246,7 @@ int ab_cpu_setup(struct ab *a)
 	a->src = AB_SRC_SCHED;
 	if (sysconf(_SC_NPROCESSORS_ONLN) == 1)
 		return 0;
-	ret = ab_kick(a->meas);
+	ret = ab_kick(a->meas, NULL);
 	if (!ret) {
 		a->kick = true;
 		return 0;

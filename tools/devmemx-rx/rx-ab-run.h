@@ -112,8 +112,11 @@ int ab_cpu_setup(struct ab *a);
  * needs it.
  */
 int ab_napi_check(const char *dev, bool pin);
-/* Switch out what runs on the CPUs of @set (NULL: all): 0 or -errno. */
-int ab_kick(const cpu_set_t *set);
+/*
+ * Switch out what runs on the CPUs of @set (NULL: all), reading the time
+ * into @t (if not NULL) on the last of them: 0 or -errno.
+ */
+int ab_kick(const cpu_set_t *set, double *t);
 /*
  * Run the NAPI thread of @dev's RX queue @queue, and its IRQ where it has
  * one and the IRQ may move, on CPU @cpu (-1: where they are), at

@@ -120,14 +120,15 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 	 */
 	usleep(2000);
 	if (a->kick) {
-		ret = ab_kick(a->meas);
+		ret = ab_kick(a->meas, &s->t);
 		if (ret) {
 			fprintf(stderr, "devmemx-rx: switching out the CPUs' tasks: %s\n",
 				strerror(-ret));
 			return ret;
 		}
+	} else {
+		s->t = ab_now();
 	}
-	s->t = ab_now();
 	getrusage(RUSAGE_SELF, &ru);
 	s->rx_user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
 	s->rx_sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
