@@ -12,12 +12,14 @@
 # usage: run.sh [-k "7.2 7.3"] [-t test,test/case] [-n rounds] [-T timeout-seconds] [-x] [-V] [-B] [-l]
 # (-t: tests, or cases of a test as TEST/CASE: those cases only, after the
 # test's own setup; -n: each boot runs its tests N times over, results
-# named TEST@ROUND, to show a test that fails one run in a few; -x: run the tests with bash -x, their output streamed as
-# they go; -V: the VM tests only, without the build-root tests and the 6.12
-# refusal, which do not depend on the kernel: make test-debug; -B: the big
-# lane's tests only, which run only when asked (this or -t): make test-big;
-# -l: list the tests and their cases, each with the first line of its
-# comment, and boot nothing)
+# named TEST@ROUND, to show a test that fails one run in a few; -x: run the
+# tests with bash -x, their output streamed as they go; -V: the VM tests
+# only, without the build-root tests and the 6.12 refusal, which do not
+# depend on the kernel: make test-debug; -B: the big lane's tests only,
+# which run only when asked (this or -t): make test-big; -l: list the tests
+# and their cases, each with the first line of its comment, and boot
+# nothing). DX_VMS=1|2: the main tests in one VM or two at once (default:
+# two on a debug kernel, see boot_pair).
 #
 # A VM test with named cases (dx_case, test/vm/guestlib.sh) gets one result
 # per case, "KERNEL TEST/CASE", before the test's own, which judges its
@@ -40,6 +42,7 @@ while getopts k:t:n:T:xVBl o; do
 	esac
 done
 [[ $rounds =~ ^[1-9][0-9]*$ ]] || dx_die "-n $rounds: give a number of rounds, 1 or more"
+[[ ${DX_VMS:-1} =~ ^[12]$ ]] || dx_die "DX_VMS=$DX_VMS: the main tests run in 1 VM or 2"
 
 # What each test is, and its cases (test/vm/cases.sh reads the scripts).
 cases_sh() { bash "$DX_TOP/test/vm/cases.sh" "$@"; }
@@ -244,12 +247,16 @@ progress() {
 	done
 }
 
-# boot SERIES TESTS [ARGS [LANE]]: one VM of SERIES runs TESTS, then its
-# shutdown and its kernel log are judged. Boots with ARGS name their results
-# "SERIES [ARGS] ..." and keep their files in build/vm/SERIES-TEST; a
-# lane's boot "SERIES [LANE] ..." and build/vm/SERIES-LANE.
+# boot SERIES TESTS [ARGS [LANE [SHARD]]]: one VM of SERIES runs TESTS,
+# then its shutdown and its kernel log are judged. Boots with ARGS name
+# their results "SERIES [ARGS] ..." and keep their files in
+# build/vm/SERIES-TEST; a lane's boot "SERIES [LANE] ..." and
+# build/vm/SERIES-LANE; a shard's (the debug lane's second VM, see
+# boot_pair) "SERIES [vm SHARD] ..." and build/vm/SERIES-vmSHARD, its tests'
+# results named as in the first. With boot_bg set, the VM runs in the
+# background: boot_wait judges it.
 boot() {
-	local series=$1 tests=$2 args=${3:-} lane=${4:-} label=$1 name=$1 out vm_rc start t seen= line bad
+	local series=$1 tests=$2 args=${3:-} lane=${4:-} shard=${5:-} label=$1 name=$1 out start
 	local machine= who=$1 mem= vram= vram_bus=
 	if [ "$lane" = big ]; then
 		label="$series [$lane]"
@@ -265,6 +272,9 @@ boot() {
 	elif [ -n "$args" ]; then
 		label="$series [$args]"
 		name=$series-${tests// /}
+	elif [ -n "$shard" ]; then
+		label="$series [vm $shard]"
+		name=$series-vm$shard
 	fi
 	# The debug lane's BAR is 1G, not 64G: with DEBUG_OBJECTS_FREE, every
 	# memunmap of the BAR (each rmmod of the sim, whose fabric maps it, and
@@ -274,12 +284,24 @@ boot() {
 	out=$DX_BUILD/vm/$name
 	start=$SECONDS
 	tests=$(echo $tests)
+	if [ -n "${boot_bg:-}" ]; then
+		boot_vm >"$DX_BUILD/vm/$name.out" 2>&1 &
+		bg_pid=$! bg_who=$who bg_label=$label bg_name=$name bg_tests=$tests
+		return
+	fi
+	boot_vm
+	boot_judge "$who" "$label" "$out" "$tests"
+}
+
+# boot_vm: boot()'s VM, with its variables; its exit in $out/vm.rc.
+boot_vm() {
+	local vm_rc watch=
 	# The debug kernel runs several times slower; its whole lane took 93
 	# min in one run and would have taken over 130 in the next.
 	local limit=$((1500 * rounds))
 	[[ $series != *-debug ]] || limit=$((10800 * rounds))
 	limit=${DX_VM_TIMEOUT:-$limit}
-	local watch=
+	mkdir -p "$out"
 	if [[ $series == *-debug ]] || [ "$lane" = big ]; then
 		rm -f "$out/results.log"
 		progress "$out/results.log" "$label" "$(($(wc -w <<<"$tests") * rounds))" &
@@ -290,8 +312,22 @@ boot() {
 		dx_boot "$series" run-tests.sh "dx.tests=$(vm_sel $tests | paste -sd,)" dx.rounds=$rounds $args $xtrace
 	vm_rc=$?
 	[ -z "$watch" ] || { kill "$watch"; wait "$watch"; } 2>/dev/null
+	echo $vm_rc >"$out/vm.rc"
 	echo "# kernel $label: VM ran $((SECONDS - start)) s, exit $vm_rc"
+}
 
+# boot_wait: judge the VM boot_bg started, once it has ended.
+boot_wait() {
+	wait "$bg_pid"
+	cat "$DX_BUILD/vm/$bg_name.out"
+	boot_judge "$bg_who" "$bg_label" "$DX_BUILD/vm/$bg_name" "$bg_tests"
+}
+
+# boot_judge WHO LABEL OUT TESTS: report a VM's results, its shutdown and
+# its kernel log.
+boot_judge() {
+	local who=$1 label=$2 out=$3 tests=$4 vm_rc t seen= line bad
+	vm_rc=$(cat "$out/vm.rc" 2>/dev/null) || vm_rc=unknown
 	while IFS= read -r line; do
 		line=${line%$'\r'}
 		case $line in
@@ -309,7 +345,7 @@ boot() {
 		echo "# did not report: the VM died or timed out (exit $vm_rc); see $out/console.log"
 	done
 
-	if grep -q '^DX-END' "$out/results.log" && [ $vm_rc = 0 ]; then
+	if grep -q '^DX-END' "$out/results.log" && [ "$vm_rc" = 0 ]; then
 		report ok "$label vm-shutdown"
 	else
 		report fail "$label vm-shutdown"
@@ -332,13 +368,39 @@ boot() {
 	fi
 }
 
+# boot_pair SERIES TESTS: TESTS in two VMs at once, every other test in
+# each; the second VM's results come after the first's. The debug lane's
+# main boot runs so (DX_VMS=1: in one VM; DX_VMS=2 pairs a stock kernel's
+# too, for an experiment): a debug kernel's VM keeps about one host CPU
+# busy, its tests being one shell command after another, so two fill a
+# 2-core host.
+boot_pair() {
+	local series=$1 t i=0 one= two=
+	shift
+	for t in "$@"; do
+		if [ $((i++ % 2)) = 0 ]; then one="$one $t"; else two="$two $t"; fi
+	done
+	boot_bg=1 boot "$series" "$two" "" "" 2
+	boot "$series" "$one"
+	boot_wait
+}
+
 [ -n "$all_tests" ] || kernels=
 for series in $kernels; do
 	kver=$(dx_kver "$series")
 	[ -n "$kver" ] || dx_die "no kernel $series in the build root"
 	echo "# kernel $series: $kver"
 	debug_keep "$series" $main_tests
-	[ -z "$kept" ] || boot "$series" "$kept"
+	vms=1
+	[[ $series != *-debug ]] || vms=2
+	vms=${DX_VMS:-$vms}
+	if [ -z "$kept" ]; then
+		:
+	elif [ "$vms" = 2 ] && [ $(wc -w <<<"$kept") -ge 2 ]; then
+		boot_pair "$series" $kept
+	else
+		boot "$series" "$kept"
+	fi
 	# The debug kernel has no ACPI, so no DMAR table: no IOMMU.
 	[ -z "$iommu_tests" ] || [[ $series == *-debug ]] ||
 		boot "$series" "$iommu_tests" "$IOMMU_ARGS" iommu
