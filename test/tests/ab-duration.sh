@@ -171,8 +171,15 @@ grep -Eq "^devmemx-rx: dxsim1's RX queue 2: NAPI thread [0-9]+ on CPU 1 at SCHED
 expect_eq "$(($(wc -l <$out/cpus.csv) - 1))" 2 "--cpus 0: CSV rows"
 rows $out/cpus.csv '{ printf "# --cpus 0 with a busy loop: %s: busy %.4f s of %.4f s\n",
 	c["phase"], c["busy_s"], c["wall_s"] }'
+# Busy time and wall time come from two clocks: the scheduler's per-CPU
+# clock (the VM's TSC is unstable: sched_clock_cpu follows the clocksource
+# only at each tick, at most a tick ahead) and CLOCK_MONOTONIC (HPET).
+# When the host has not run vCPU 0 for a while its tick is late and the
+# two part by as long, at either end of the run: busy came out 0.7% under
+# to 2.0% over wall in 2 s runs on a busy host (10 runs, 7.3), 1.2% over on
+# 7.2. So up to 5% over: double counting would be 100%.
 bad=$(rows $out/cpus.csv '!(c["cpus_measured"] == 1 && c["cpu_source"] == "schedstat" &&
-	c["busy_s"] >= 0.97 * c["wall_s"] && c["busy_s"] <= 1.01 * c["wall_s"]) { print }')
+	c["busy_s"] >= 0.97 * c["wall_s"] && c["busy_s"] <= 1.05 * c["wall_s"]) { print }')
 [ -z "$bad" ] || fail "--cpus 0: the busy loop's CPU is not busy for the run's wall time: $bad"
 grep -q "CPU is the busy time of CPUs 0, the tasks' run time" $out/cpus.md ||
 	fail "--cpus 0: the table does not name the CPUs: $(grep 'CPU is' $out/cpus.md)"

@@ -30,9 +30,8 @@
  * while this thread still holds it: the instant up to which that CPU's
  * run time is accounted. Read later, after the thread has gone back to
  * SCHED_OTHER, it could lag by whatever delayed the thread meanwhile (a
- * slice behind the CPU's busy task, a vCPU its host did not run: a run's
- * busy time once came out 1.2% over its wall time). 0, or -errno
- * (-EPERM without CAP_SYS_NICE).
+ * slice behind the CPU's busy task). 0, or -errno (-EPERM without
+ * CAP_SYS_NICE).
  */
 int ab_kick(const cpu_set_t *set, double *t)
 {
