@@ -115,6 +115,7 @@ struct devmemx_binding *devmemx_binding_create(struct net_device *dev,
 	INIT_LIST_HEAD(&b->node);
 	INIT_WORK(&b->free_work, devmemx_binding_free_work);
 	b->niov_shift = ilog2(niov_size ?: PAGE_SIZE);
+	b->autorelease = DEVMEMX_AUTORELEASE_XARRAY;
 	b->creator = get_task_pid(current, PIDTYPE_TGID);
 	b->nqueues = dev->real_num_rx_queues;
 	b->queues = bitmap_zalloc(b->nqueues, GFP_KERNEL);

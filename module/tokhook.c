@@ -45,10 +45,12 @@ MODULE_PARM_DESC(tokens_release,
 /*
  * What INFO reports. An unavailable one's why is kept to 45 characters
  * (a release name aside), so that the refusal quoting it fits in an
- * extack message (79).
+ * extack message (79); a longer one is not quoted.
  */
+#define DEVMEMX_TOK_WHY_MAX \
+	(NETLINK_MAX_FMTMSG_LEN - sizeof("autorelease 0: : use autorelease 1"))
 static enum devmemx_token_array devmemx_tok_state;
-static char devmemx_tok_why[80];
+static char devmemx_tok_why[NETLINK_MAX_FMTMSG_LEN];
 
 static __printf(1, 2) void devmemx_tok_off(const char *fmt, ...)
 {
@@ -95,7 +97,7 @@ static bool devmemx_tok_sym(unsigned long addr, const char *name,
 		return false;
 	}
 	if (got != size) {
-		devmemx_tok_off("%s is 0x%lx bytes, not 0x%lx", name, got, size);
+		devmemx_tok_off("%s: 0x%lx bytes, not 0x%lx", name, got, size);
 		return false;
 	}
 	return true;
@@ -167,6 +169,16 @@ void devmemx_tokhook_init(void)
 			     r->dontneed_size) ||
 	    !devmemx_tok_destroy(r->destroy_size))
 		return;
+	/*
+	 * Flavours built from one source (-amd64, -cloud-amd64) share the
+	 * Debian version: a release named by tokens_release may pass the
+	 * checks on a kernel nobody reviewed.
+	 */
+	if (devmemx_tok_release && *devmemx_tok_release &&
+	    strcmp(devmemx_tok_release, init_utsname()->release)) {
+		devmemx_tok_off("tokens_release is not this kernel's");
+		return;
+	}
 	devmemx_tok_state = DEVMEMX_TOKEN_ARRAY_READY;
 	snprintf(devmemx_tok_why, sizeof(devmemx_tok_why),
 		 "reviewed for %s; no hooks in this build", r->release);
@@ -188,11 +200,15 @@ int devmemx_tokhook_check_bind(const struct nlattr *attr,
 	if (nla_get_u8_default(attr, DEVMEMX_AUTORELEASE_XARRAY) !=
 	    DEVMEMX_AUTORELEASE_TOKEN_ARRAY)
 		return 0;
+	NL_SET_BAD_ATTR(extack, attr);
 	if (devmemx_tok_state == DEVMEMX_TOKEN_ARRAY_READY)
 		NL_SET_ERR_MSG(extack,
 			       "autorelease 0: the token array is not in this build yet");
-	else
+	else if (strlen(devmemx_tok_why) <= DEVMEMX_TOK_WHY_MAX)
 		NL_SET_ERR_MSG_FMT(extack, "autorelease 0: %s: use autorelease 1",
 				   devmemx_tok_why);
+	else	/* a long release name: the message would be cut */
+		NL_SET_ERR_MSG(extack,
+			       "autorelease 0: no token array here (see devmemx info): use autorelease 1");
 	return -EOPNOTSUPP;
 }

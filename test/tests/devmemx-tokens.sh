@@ -129,7 +129,10 @@ dx_case unreviewed unreviewed
 other_release() {
 	reload tokens_release="$other"
 	token_array unavailable "not reviewed for Debian $debian"
+	dmesg_new | grep -c "devmemx: no token array: not reviewed for Debian $debian$" >/dev/null ||
+		fail "no kernel log line for the other series' release"
 	refused "autorelease 0: not reviewed for Debian $debian: use autorelease 1"
+	still_binds
 }
 dx_case other-release other_release
 
@@ -154,7 +157,10 @@ no_address() {
 	dx_defer dx_unload
 	insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)"
 	token_array unavailable "no tcp_recvmsg_dmabuf= (modprobe gives it)"
+	dmesg_new | grep -c "devmemx: no token array: no tcp_recvmsg_dmabuf= (modprobe gives it)$" >/dev/null ||
+		fail "no kernel log line for the missing addresses"
 	refused "autorelease 0: no tcp_recvmsg_dmabuf= (modprobe gives it): use autorelease 1"
+	still_binds
 }
 dx_case no-address no_address
 
