@@ -190,8 +190,13 @@ many_bindings() {
 	# leave without it: the metadata of a round's 8 bindings is 930 kB
 	# (1024 niovs each, 116 B a niov), a page pool per queue more. The
 	# whole slab, vmap_area included, grew 110-140 kB a round with nothing
-	# leaked.
-	[ $((u2 - u1)) -le 512 ] ||
+	# leaked. On the debug kernel every object carries KASAN's and SLUB's
+	# metadata and KASAN's quarantine holds freed ones (up to 1/32 of
+	# memory): 560 kB over 2 rounds there, so 2048; kmemleak is that lane's
+	# leak check.
+	local slab_max=512
+	[ -z "$DX_DEBUG" ] || slab_max=2048
+	[ $((u2 - u1)) -le $slab_max ] ||
 		fail "unreclaimable slab (less vmap_area) grew by $((u2 - u1)) kB over $((rounds - 1)) rounds"
 	# Each binding's gen_pool chunks are vmalloc areas (8 a round).
 	[ $((v2 - v1)) -le 16 ] && [ $((v1 - v2)) -le 16 ] ||
