@@ -285,7 +285,8 @@ boot() {
 	start=$SECONDS
 	tests=$(echo $tests)
 	if [ -n "${boot_bg:-}" ]; then
-		boot_vm >"$DX_BUILD/vm/$name.out" 2>&1 &
+		# Its stdout after the first VM's; its progress (stderr) as it comes.
+		boot_vm >"$DX_BUILD/vm/$name.out" &
 		bg_pid=$! bg_who=$who bg_label=$label bg_name=$name bg_tests=$tests
 		return
 	fi
