@@ -55,8 +55,8 @@ all_queues() {
 	# client): its first skb is sized by the dump's start for this binding.
 	expect_eq "$(rxx dx-req dump)" "ok 1 $n" "dump on a fresh socket: bindings, queues"
 	# A 4K buffer is too small for this binding's one message (its size,
-	# exactly: headers, 20 attributes, 256 queue nests).
-	expect_eq "$(rxx dx-req dump 4096)" "truncated: 5324 bytes into 4096" \
+	# exactly: headers, 21 attributes, 256 queue nests).
+	expect_eq "$(rxx dx-req dump 4096)" "truncated: 5332 bytes into 4096" \
 		"dump into 4K with a 256-queue binding"
 	# The dump, in text and JSON (the CLI's socket read before: 16K).
 	out=$(rxx devmemx show 2>&1) || fail "show (dump): $out"
