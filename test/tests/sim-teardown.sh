@@ -19,7 +19,7 @@ dx_defer dx_unload
 no_pools() { flush_deferred_skbs; [ -z "$(pools rx)" ]; }
 bound() { [ "$(dmabuf_pools rx)" != 0 ]; }
 unbound_tx() { flush_deferred_skbs; [ "$(dmabuf_pools tx)" = 0 ]; }
-cleanup() { ip netns del tx 2>/dev/null || true; ip netns del rx 2>/dev/null || true; }
+cleanup() { sim_del_netns; }
 
 # Each case makes its own sim, and removes it: the cases remove or move
 # the device.

@@ -167,14 +167,26 @@ expect_err() {
 	[ "$err" == "$want_msg" ] || fail "$*: stderr '$err', expected '$want_msg'"
 }
 
+# The kernel addresses the tests load devmemx with, read from /proc/kallsyms
+# once per boot (they do not change while it runs) into /tmp/dx-ksyms:
+# "NAME ADDRESS" of every symbol that devmemx takes as a parameter. On the
+# debug kernel each read of /proc/kallsyms takes seconds.
+dx_ksyms() {
+	if ! [ -s /tmp/dx-ksyms ]; then
+		awk 'NF == 3 && ($3 == "dmabuf_devmem_ops" || $3 == "tcp_recvmsg_dmabuf" ||
+			$3 == "sock_devmem_dontneed") && !($3 in seen) { seen[$3]; print $3, $1 }' \
+			/proc/kallsyms >/tmp/dx-ksyms.new
+		mv /tmp/dx-ksyms.new /tmp/dx-ksyms
+	fi
+	cat /tmp/dx-ksyms
+}
 # What module/modprobe.conf does for modprobe.
-dx_ops_addr() { awk '$3 == "dmabuf_devmem_ops" && NF == 3 { print $1 }' /proc/kallsyms; }
-# dx_sym_addr NAME: a function's address in /proc/kallsyms.
-dx_sym_addr() { awk -v n="$1" '$3 == n && NF == 3 { print $1; exit }' /proc/kallsyms; }
+dx_ops_addr() { dx_sym_addr dmabuf_devmem_ops; }
+# dx_sym_addr NAME: the address of one of dx_ksyms' symbols.
+dx_sym_addr() { dx_ksyms | awk -v n="$1" '$1 == n { print $2 }'; }
 # The token array's (doc/token-array.md); later parameters override them.
 dx_tok_params() {
-	echo "tcp_recvmsg_dmabuf=0x$(dx_sym_addr tcp_recvmsg_dmabuf)" \
-		"sock_devmem_dontneed=0x$(dx_sym_addr sock_devmem_dontneed)"
+	dx_ksyms | awk '$1 != "dmabuf_devmem_ops" { printf "%s%s=0x%s", sep, $1, $2; sep = " " }'
 }
 # shellcheck disable=SC2046 # dx_tok_params: one word per parameter
 dx_load() { insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" $(dx_tok_params) "$@"; }
@@ -191,27 +203,41 @@ sim_setup() { # [queues] [mtu]
 		# shellcheck disable=SC2086 # DX_SIM_ARGS: more parameters, split
 		insmod /dx/modules/devmemx_sim.ko queues="${1:-4}" ${DX_SIM_ARGS:-}
 	fi
-	ip netns add tx
-	ip netns add rx
-	ip link set dxsim0 netns tx
-	ip link set dxsim1 netns rx
-	ip -n tx addr add 192.0.2.1/24 dev dxsim0
-	ip -n rx addr add 192.0.2.2/24 dev dxsim1
-	ip -n tx addr add 2001:db8::1/64 dev dxsim0 nodad
-	ip -n rx addr add 2001:db8::2/64 dev dxsim1 nodad
-	ip -n tx link set dxsim0 mtu "${2:-1500}" up
-	ip -n rx link set dxsim1 mtu "${2:-1500}" up
-	ip -n tx link set lo up
-	ip -n rx link set lo up
+	# One ip per namespace: on the debug kernel every process costs seconds.
+	ip -batch - <<-EOF
+		netns add tx
+		netns add rx
+		link set dxsim0 netns tx
+		link set dxsim1 netns rx
+	EOF
+	ip -n tx -batch - <<-EOF
+		addr add 192.0.2.1/24 dev dxsim0
+		addr add 2001:db8::1/64 dev dxsim0 nodad
+		link set dxsim0 mtu ${2:-1500} up
+		link set lo up
+	EOF
+	ip -n rx -batch - <<-EOF
+		addr add 192.0.2.2/24 dev dxsim1
+		addr add 2001:db8::2/64 dev dxsim1 nodad
+		link set dxsim1 mtu ${2:-1500} up
+		link set lo up
+	EOF
 	# The sender stands for a host at NIC speed, which sends 64K TSO/GSO
 	# bursts; HW-GRO sessions follow them. Under TCG, TCP would size its
 	# bursts to a slow pacing rate (tcp_tso_autosize()).
 	ip netns exec tx sh -c 'echo 64 >/proc/sys/net/ipv4/tcp_min_tso_segs'
 }
 
+# The sim's namespaces gone, those that are there (one ip for both).
+sim_del_netns() {
+	ip -force -batch - >/dev/null 2>&1 <<-EOF || true
+		netns del tx
+		netns del rx
+	EOF
+}
+
 sim_teardown() {
-	ip netns del tx 2>/dev/null || true
-	ip netns del rx 2>/dev/null || true
+	sim_del_netns
 	# Devices come back to the initial namespace when theirs goes away.
 	rmmod devmemx_sim
 }
@@ -364,8 +390,7 @@ dx_sim_up() {
 # (its namespaces deleted, its devices back in the initial one, or the
 # module gone): a case that did that defers it.
 dx_sim_redo() {
-	ip netns del tx 2>/dev/null || true
-	ip netns del rx 2>/dev/null || true
+	sim_del_netns
 	if grep -q '^devmemx_sim ' /proc/modules; then
 		rmmod devmemx_sim
 	fi
