@@ -129,6 +129,7 @@ nobody_udmabuf() {
 	expect_err 1 "devmemx: /dev/udmabuf: Permission denied (run as root, or give this user access to it)" \
 		as_nobody devmemx bind dev dxsim1 queues 2 --udmabuf 4M
 }
+dx_debug_no nobody-udmabuf "udmabuf's device node refuses it; no devmemx code runs"
 dx_case nobody-udmabuf nobody_udmabuf
 
 # With the dma-buf allowed, the family refuses an unprivileged bind.
@@ -138,6 +139,7 @@ nobody_bind() {
 		as_nobody devmemx bind dev dxsim1 queues 2 --udmabuf 4M
 	expect_eq "$(dx_live)" "0 0 0" "live objects after nobody's bind"
 }
+dx_debug_no nobody-bind "genl refuses it by the op's flags before devmemx's doit runs"
 dx_case nobody-bind nobody_bind
 
 # An unprivileged user may not unbind root's binding, but shows and counts it.
@@ -156,6 +158,7 @@ dx_case nobody-unbind nobody_unbind
 nobody_caps() {
 	expect_err 1 "devmemx: caps of dxsim1: $(perm caps)" as_nobody devmemx caps dev dxsim1 queue 3
 }
+dx_debug_no nobody-caps "genl refuses it by the op's flags before devmemx's doit runs"
 dx_case nobody-caps nobody_caps
 
 # An unprivileged user cannot take a root process's dma-buf (--pid/--fd).
@@ -167,6 +170,7 @@ nobody_pid_fd() {
 	expect_err 1 "devmemx: pidfd_getfd of fd $FD of process $HOLDER: $ptrace" \
 		as_nobody devmemx bind dev dxsim1 queues 2 --pid $HOLDER --fd "$FD"
 }
+dx_debug_no nobody-pid-fd "pidfd_getfd's ptrace check refuses it; no devmemx code runs"
 dx_case nobody-pid-fd nobody_pid_fd
 
 # In-tree devmem refuses an unprivileged bind-rx the same way.
@@ -179,6 +183,7 @@ nobody_intree() {
 	expect_eq "$(dmabuf_pools rx)" 1 "page pools with a binding after nobody's bind-rx (the holder's)"
 	expect_eq "$(dx_live | cut -d' ' -f1)" 1 "bindings: the holder's"
 }
+dx_debug_no nobody-intree "the netdev family's own refusal; no devmemx code runs"
 dx_case nobody-intree nobody_intree
 
 # ---- root of a user namespace that owns the device's network namespace -----
@@ -246,6 +251,7 @@ userns_data() {
 		[ "$(jget cmsgs_dmabuf /tmp/rx.json)" -ge 1 ] || fail "$provider: no payload in the dma-buf"
 	done
 }
+dx_debug_no userns-data "devmemx-data's receive paths, from another namespace"
 dx_case userns-data userns_data
 
 # The fuzzer, from inside the user namespace: tx's binding untouched.
@@ -266,6 +272,7 @@ userns_fuzz() {
 	in_userns devmemx unbind all >/dev/null
 	expect_eq "$(txx devmemx -j show | ids)" "$RID " "tx's bindings after the fuzzer"
 }
+dx_debug_no userns-fuzz "devmemx-fuzz's requests, from another namespace"
 dx_case userns-fuzz userns_fuzz
 
 # userns_bind: a persistent binding in the user namespace, its id in UID_B.

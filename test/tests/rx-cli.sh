@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no devmemx-rx's own parsing and its dma-buf making (udmabuf's and the heaps' code), and the netdev family's refusals: no devmemx code runs
 # devmemx-rx on its own: help, bad usage, dma-buf making, and the in-tree
 # netdev family's refusals on devices that cannot do devmem (no NIC needed).
 . /dx/guestlib.sh

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no devmemx_sim as a plain NIC, with no memory provider: every flow of the lane runs its receive path
 # devmemx_sim as a normal NIC: link, ping, TCP data through header split
 # with payload in page pool buffers, ntuple steering, RSS, MTU 9000,
 # ethtool settings, and a clean unload.

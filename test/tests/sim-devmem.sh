@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # dx-lanes: main iommu
+# dx-debug: no in-tree devmem through the sim: the kernel's provider on the sim's paths, which devmemx-coexist (an in-tree flow beside devmemx's), sim-ncdevmem and devmemx-races run too
 # In-tree devmem TCP on devmemx_sim: payloads into a udmabuf, every byte
 # verified, MTU 1500 and 9000, two queues, unbind, ordinary traffic after.
 # On 7.3 also in-tree large niovs (rx-page-size 16K, 64K) from hugetlb.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-debug: no the sim's ntuple rules and channel counts checked against mlx5's; the lane's flows steer through the same code (dx_sim_up, devmemx-races' reopens)
 # devmemx_sim steering and channels, as mlx5 takes them: ntuple rules
 # (tcp4/tcp6/udp4/udp6 on any of src-ip, dst-ip, src-port, dst-port) steer
 # to their queue and nowhere else, list back with every field, delete;

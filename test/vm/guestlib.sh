@@ -56,8 +56,15 @@ skip() { echo "SKIP: $*"; exit 4; }
 # else above its function (cases.sh reads the script, and run-tests.sh
 # knows from it which cases did not run): dx_case's NAME and FUNCTION must
 # be written out, not computed.
+#   dx_debug_no NAME WHY
+# before "dx_case NAME ...": on the debug kernel the case is skipped,
+# saying "not in the debug lane: WHY" (what the lane's checkers cannot add
+# to: the kernel code it runs is not devmemx's, or other cases of the lane
+# run the same paths), unless run.sh -t names it.
 DX_DEFERS=()
 DX_CASE= DX_CASES_RUN=" " DX_DEFER_TRAP=
+declare -A DX_DEBUG_NO=()
+dx_debug_no() { DX_DEBUG_NO[$1]=$2; }
 dx_defer() {
 	[ $# -gt 0 ] || fail "dx_defer: no command"
 	DX_DEFERS+=("$(printf '%q ' "$@")")
@@ -117,6 +124,12 @@ dx_case() {
 	[[ $DX_CASES_RUN != *" $name "* ]] || fail "dx_case $name: a second case of that name"
 	DX_CASES_RUN+="$name "
 	if [ -n "${DX_CASES:-}" ] && [[ " $DX_CASES " != *" $name "* ]]; then
+		return 0
+	fi
+	if [ -n "$DX_DEBUG" ] && [ -n "${DX_DEBUG_NO[$name]:-}" ] &&
+		[[ " ${DX_CASES:-} " != *" $name "* ]]; then
+		printf 'DX-CASE-BEGIN %s\nSKIP: not in the debug lane: %s\nDX-CASE-END skip 0 %s\n' \
+			"$name" "${DX_DEBUG_NO[$name]}" "$name"
 		return 0
 	fi
 	# The watchdog's TERM (run-tests.sh) reaches the whole test: the case
