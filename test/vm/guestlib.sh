@@ -211,6 +211,17 @@ dx_tok_params() {
 dx_load() { insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" $(dx_tok_params) "$@"; }
 dx_unload() { rmmod devmemx; }
 
+# sim_ns_up NETNS DEV IPV4 IPV6 MTU: DEV's addresses, MTU and link up in
+# NETNS, and its lo up (one ip for all of it).
+sim_ns_up() {
+	ip -n "$1" -batch - <<-EOF
+		addr add $3/24 dev $2
+		addr add $4/64 dev $2 nodad
+		link set $2 mtu $5 up
+		link set lo up
+	EOF
+}
+
 # The simulated NIC pair, dxsim0 in netns "tx" (192.0.2.1, 2001:db8::1) and
 # dxsim1 in netns "rx" (192.0.2.2, 2001:db8::2), both up, MTU $2.
 # With DX_MODPROBE=1 the sim comes from modprobe (what dkms installed);
@@ -229,18 +240,8 @@ sim_setup() { # [queues] [mtu]
 		link set dxsim0 netns tx
 		link set dxsim1 netns rx
 	EOF
-	ip -n tx -batch - <<-EOF
-		addr add 192.0.2.1/24 dev dxsim0
-		addr add 2001:db8::1/64 dev dxsim0 nodad
-		link set dxsim0 mtu ${2:-1500} up
-		link set lo up
-	EOF
-	ip -n rx -batch - <<-EOF
-		addr add 192.0.2.2/24 dev dxsim1
-		addr add 2001:db8::2/64 dev dxsim1 nodad
-		link set dxsim1 mtu ${2:-1500} up
-		link set lo up
-	EOF
+	sim_ns_up tx dxsim0 192.0.2.1 2001:db8::1 "${2:-1500}"
+	sim_ns_up rx dxsim1 192.0.2.2 2001:db8::2 "${2:-1500}"
 	# The sender stands for a host at NIC speed, which sends 64K TSO/GSO
 	# bursts; HW-GRO sessions follow them. Under TCG, TCP would size its
 	# bursts to a slow pacing rate (tcp_tso_autosize()).
