@@ -202,3 +202,16 @@ expect_err 1 "devmemx-rx: --napi-cpus: dxsim1's NAPI is not threaded: echo 1 > /
 	ip netns exec rx devmemx-rx ab --dev dxsim1 --queues 2 --configs devmemx-4K \
 	--seconds 1 --runs 1 --napi-cpus 1 --timeout 5
 dx_wait_idle
+
+# A sender slow to start (3 s here; on a debug kernel start-up alone can
+# take seconds):
+# each run still reads for its 1 s, counted from the accept, not from the
+# snapshot before the sender started.
+ip netns exec rx devmemx-rx ab --dev dxsim1 --queues 2 --configs devmemx-4K \
+	--seconds 1 --runs 1 --csv $out/late.csv \
+	--sender "sh -c 'sleep 3; exec \"\$0\" \"\$@\"' /sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 60" \
+	>$out/late.out 2>$out/late.err || fail "ab, a sender 3 s late: $(tail -n 5 $out/late.err)"
+bad=$(rows $out/late.csv '!(c["wall_s"] >= 4 && c["bytes"] > 1048576 && c["mismatches"] == 0) { print }')
+expect_eq "$(($(wc -l <$out/late.csv) - 1))" 2 "a sender 3 s late: CSV rows"
+[ -z "$bad" ] || fail "a sender 3 s late: runs short of 3 + 1 s, or of data: $bad"
+dx_wait_idle

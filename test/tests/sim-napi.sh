@@ -25,12 +25,14 @@ napi_ids() {
 	rxx devmemx-rx pools --dev dxsim1 -j | grep -v detach-time |
 		sed -n 's/.*"napi-id":\([0-9]*\).*/\1/p' | sort -un | tr '\n' ' '
 }
-# PID: "CPUS POLICY PRIO" (policy 0 SCHED_OTHER, 1 SCHED_FIFO).
+# PID: "CPUS POLICY PRIO" (policy 0 SCHED_OTHER, 1 SCHED_FIFO); nothing
+# for a thread that has gone (an unbind ends it).
 placement() {
 	local cpus
-	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$1/status) || return 1
+	cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/$1/status 2>/dev/null) &&
+		[ -n "$cpus" ] || return 0
 	# comm has no spaces here: fields 40 and 41 are rt_priority and policy.
-	awk -v c="$cpus" '{ print c, $41, $40 }' /proc/$1/stat
+	awk -v c="$cpus" '{ print c, $41, $40 }' /proc/$1/stat 2>/dev/null || true
 }
 threaded() {
 	rxx sh -c "echo $1 >/sys/class/net/dxsim1/threaded"
@@ -112,7 +114,7 @@ dx_case reopen reopen
 # queue's thread, a new one, runs where ab_hosts put the others (CPU 1,
 # SCHED_FIFO 50), read while ab holds the binding.
 ab_placed() {
-	local out=/tmp/sim-napi-ab before pid seen= bad= p
+	local out=/tmp/sim-napi-ab before pid pl seen= bad= p
 	rm -rf $out
 	mkdir -p $out
 	dx_defer rm -rf $out
@@ -125,12 +127,15 @@ ab_placed() {
 		>$out/out 2>$out/err &
 	p=$!
 	while kill -0 $p 2>/dev/null; do
-		pid=$(sed -n "s/^devmemx-rx: dxsim1's RX queue 2: NAPI thread \([0-9]*\) .*/\1/p" $out/err)
+		# The latest bind's (each configuration binds anew).
+		pid=$(sed -n "s/^devmemx-rx: dxsim1's RX queue 2: NAPI thread \([0-9]*\) .*/\1/p" $out/err |
+			tail -n 1)
 		if [ -n "$pid" ] && [ -e /proc/$pid ]; then
-			case $(placement $pid) in
+			pl=$(placement $pid)
+			case $pl in
 			"1 1 50") seen=$pid ;;
 			"") ;;
-			*) bad="$bad $(placement $pid)" ;;
+			*) bad="$bad $pl" ;;
 			esac
 		fi
 		sleep 0.2

@@ -293,9 +293,14 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 		if (!ret)
 			ret = ab_flows_accept(a, fl);
 	}
-	/* --seconds: every flow stops reading that long after the snapshot. */
+	/*
+	 * --seconds: every flow stops reading that long after the last accept,
+	 * when data can flow. (A sender starts after the snapshot; on a slow
+	 * kernel its start alone can take seconds.)
+	 */
+	t = ab_now();
 	for (i = 0; !ret && i < a->o->flows && a->o->seconds; i++)
-		fl[i].o.deadline = s0.t + a->o->seconds;
+		fl[i].o.deadline = t + a->o->seconds;
 	if (!ret)
 		ret = zcrx ? ab_zcrx_receive(a, fl, zq, r) :
 			     ab_flows_receive(a, fl, r);
