@@ -286,6 +286,9 @@ boot() {
 	tests=$(echo $tests)
 	if [ -n "${boot_bg:-}" ]; then
 		# Its stdout after the first VM's; its progress (stderr) as it comes.
+		# (A fresh clone has no build/vm yet: boot_vm makes $out too late
+		# for this redirection, and the VM would never start.)
+		mkdir -p "$DX_BUILD/vm"
 		boot_vm >"$DX_BUILD/vm/$name.out" &
 		bg_pid=$! bg_who=$who bg_label=$label bg_name=$name bg_tests=$tests
 		return
