@@ -206,33 +206,45 @@ static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
 	return 0;
 }
 
+/*
+ * What a bind asks for, read from the request by its family's handler:
+ * nothing below looks at a request's attributes, whose indices belong to
+ * the family that parsed them.
+ */
+struct devmemx_bind_args {
+	struct net *net;		/* the requester's namespace */
+	const struct nlattr *dev_attr;	/* the request's device, for refusals */
+	struct netlink_ext_ack *extack;
+	const u32 *q;
+	unsigned int n;
+	u32 size;
+	u32 fd;
+	u32 flags;
+	u8 autorelease;
+	u32 portid;			/* the socket the binding ends with */
+};
+
 /* With the device locked: the checks, the binding, its queues. */
 static struct devmemx_binding *
-devmemx_nl_bind_make(struct net_device *dev, struct genl_info *info,
-		     const u32 *q, unsigned int n, u32 size)
+devmemx_bind_make(struct net_device *dev, const struct devmemx_bind_args *a)
 {
-	struct netlink_ext_ack *extack = info->extack;
 	struct devmemx_binding *b;
 	struct device *dma_dev;
 	int err;
 
-	dma_dev = devmemx_check_bind(dev, genl_info_net(info), q, n, size,
-				     info->extack,
-				     info->attrs[DEVMEMX_A_BINDING_IFINDEX]);
+	dma_dev = devmemx_check_bind(dev, a->net, a->q, a->n, a->size,
+				     a->extack, a->dev_attr);
 	if (IS_ERR(dma_dev))
 		return ERR_CAST(dma_dev);
 
-	b = devmemx_binding_create(dev, dma_dev,
-				   nla_get_u32(info->attrs[DEVMEMX_A_BINDING_FD]),
-				   size, extack);
+	b = devmemx_binding_create(dev, dma_dev, a->fd, a->size, a->extack);
 	if (IS_ERR(b))
 		return b;
-	b->flags = nla_get_u32_default(info->attrs[DEVMEMX_A_BINDING_FLAGS], 0);
-	b->autorelease = nla_get_u8_default(info->attrs[DEVMEMX_A_BINDING_AUTORELEASE],
-					    DEVMEMX_AUTORELEASE_XARRAY);
-	b->nasked = n;
-	b->net_cookie = genl_info_net(info)->net_cookie;
-	b->portid = info->snd_portid;
+	b->flags = a->flags;
+	b->autorelease = a->autorelease;
+	b->nasked = a->n;
+	b->net_cookie = a->net->net_cookie;
+	b->portid = a->portid;
 	/*
 	 * The device before the id: once published, an UNBIND may find the
 	 * binding, and must see it on this device (visible only in its
@@ -248,8 +260,8 @@ devmemx_nl_bind_make(struct net_device *dev, struct genl_info *info,
 		devmemx_binding_abort(b);
 		return ERR_PTR(err);
 	}
-	err = devmemx_import_go_live(b, extack) ?:
-	      devmemx_queues_install(b, q, n, extack);
+	err = devmemx_import_go_live(b, a->extack) ?:
+	      devmemx_queues_install(b, a->q, a->n, a->extack);
 	if (err) {
 		/* Queues are rolled back; the device stays locked here. */
 		devmemx_end_failed_bind(b);
@@ -263,9 +275,22 @@ static int devmemx_nl_bind_locked(struct net_device *dev,
 				  const struct devmemx_nl_req *req,
 				  struct sk_buff *rsp)
 {
+	const struct devmemx_bind_args a = {
+		.net = genl_info_net(info),
+		.dev_attr = info->attrs[DEVMEMX_A_BINDING_IFINDEX],
+		.extack = info->extack,
+		.q = req->q,
+		.n = req->n,
+		.size = req->size,
+		.fd = nla_get_u32(info->attrs[DEVMEMX_A_BINDING_FD]),
+		.flags = nla_get_u32_default(info->attrs[DEVMEMX_A_BINDING_FLAGS], 0),
+		.autorelease = nla_get_u8_default(info->attrs[DEVMEMX_A_BINDING_AUTORELEASE],
+						  DEVMEMX_AUTORELEASE_XARRAY),
+		.portid = info->snd_portid,
+	};
 	struct devmemx_binding *b;
 
-	b = devmemx_nl_bind_make(dev, info, req->q, req->n, req->size);
+	b = devmemx_bind_make(dev, &a);
 	/* Under the device lock: an UNBIND cannot end the binding before. */
 	return IS_ERR(b) ? PTR_ERR(b) : devmemx_nl_bind_reply(rsp, info, b);
 }
