@@ -7,6 +7,7 @@
  */
 #include <linux/dma-buf.h>
 #include <linux/genalloc.h>
+#include <linux/kmemleak.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/scatterlist.h>
@@ -445,8 +446,12 @@ void devmemx_niov_destroy(struct devmemx_binding *b)
 		if (WARN(size != avail,
 			 "devmemx: binding %u: %zu of %zu niovs never came back; its gen_pool and niovs are leaked\n",
 			 b->id, (size - avail) / sizeof(struct net_iov),
-			 size / sizeof(struct net_iov)))
+			 size / sizeof(struct net_iov))) {
+			/* Leaked on purpose: not kmemleak's to report. */
+			kmemleak_not_leak(b->pool);
+			kmemleak_not_leak(b->segs);
 			return;
+		}
 		gen_pool_destroy(b->pool);
 	}
 	for (i = 0; i < b->nsegs; i++) {

@@ -75,6 +75,20 @@ injected_faults_out() {
 	     skip { skip = /<\/TASK>/ ? 0 : skip - 1 }'
 }
 
+# A test that plants a fault whose report is the point (the sim's bad_ref)
+# brackets it with "dx-plant: begin WHAT" and "dx-plant: end" in the kernel
+# log, and checks the report itself. Between the two, and only there, a
+# WARNING raised in one of the functions named here, from its line to the
+# end of its trace, is left out; anything else still counts.
+PLANTED_WARN='WARNING: .* (devmemx_mp_release_netmem|devmemx_niov_destroy)[+]'
+planted_out() {
+	awk -v w="$PLANTED_WARN" '/dx-plant: begin / { on = 1 }
+	     /dx-plant: end$/ { on = 0 }
+	     on && $0 ~ w { skip = 1 }
+	     !skip { print }
+	     skip && /---\[ end trace/ { skip = 0 }'
+}
+
 n=0 passed=0 failed=0 skipped=0
 report() { # ok|fail|skip name [reason]
 	n=$((n + 1))
@@ -363,7 +377,7 @@ boot_judge() {
 	if ! [ -s "$out/console.log" ]; then
 		report fail "$label dmesg-clean"
 		echo "# no kernel log: $out/console.log is missing or empty"
-	elif bad=$(tr -d '\r' <"$out/console.log" | injected_faults_out | grep -E "$BAD_LOG" |
+	elif bad=$(tr -d '\r' <"$out/console.log" | injected_faults_out | planted_out | grep -E "$BAD_LOG" |
 		grep -vF "$BENIGN_LOG"); then
 		report fail "$label dmesg-clean"
 		sed 's/^/# /' <<<"$bad" | head -n 40

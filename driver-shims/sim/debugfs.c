@@ -10,6 +10,12 @@
  *                     once every queue's new memory is built, as
  *                     mlx5e_safe_switch_params() fails when its preactivate
  *                     does: the new pools go, the old queues stay
+ *   bad_ref           a planted driver bug, for the provider's side: at
+ *                     this many RX queue stops whose pool has a memory
+ *                     provider, take one more net_iov from the pool and give
+ *                     it back holding a page pool reference too many, so
+ *                     that the pool's destroy hands the provider a net_iov
+ *                     it must refuse (the kernel's own providers WARN)
  * Each counts down as it fires; ethtool -S counts what fired.
  *   recover           (write-only) reopen every channel now, as mlx5's
  *                     TX-timeout and health recovery do
@@ -66,6 +72,7 @@ void dxsim_debugfs_add(struct dxsim_priv *priv)
 	debugfs_create_atomic_t("fail_alloc", 0600, d, &f->fail_alloc);
 	debugfs_create_atomic_t("drop", 0600, d, &f->drop);
 	debugfs_create_atomic_t("fail_reopen", 0600, d, &f->fail_reopen);
+	debugfs_create_atomic_t("bad_ref", 0600, d, &f->bad_ref);
 	debugfs_create_file("recover", 0200, d, priv, &dxsim_recover_fops);
 	priv->debugfs = d;
 }

@@ -83,6 +83,7 @@ static const char * const dxsim_rxq_stat_names[] = {
 static const char * const dxsim_fault_stat_names[] = {
 	"tx_doorbells", "dma_faults", "dma_remapped", "dma_switch_routed",
 	"fault_queue_start", "fault_alloc", "fault_drop", "fault_reopen",
+	"fault_bad_ref",
 };
 
 #define DXSIM_RXQ_NSTATS ARRAY_SIZE(dxsim_rxq_stat_names)
@@ -150,6 +151,7 @@ static void dxsim_get_ethtool_stats(struct net_device *dev,
 	*data++ = atomic64_read(&priv->faults.alloc_failed);
 	*data++ = atomic64_read(&priv->faults.dropped);
 	*data++ = atomic64_read(&priv->faults.reopen_failed);
+	*data++ = atomic64_read(&priv->faults.bad_ref_given);
 }
 
 const struct ethtool_ops dxsim_ethtool_ops = {

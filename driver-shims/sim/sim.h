@@ -134,10 +134,12 @@ struct dxsim_faults {
 	atomic_t fail_alloc;		/* fail this many buffer allocations */
 	atomic_t drop;			/* drop this many received packets */
 	atomic_t fail_reopen;		/* fail this many full reopens, once built */
+	atomic_t bad_ref;		/* give back this many net_iovs with a ref too many */
 	atomic64_t queue_start_failed;	/* what the knobs did */
 	atomic64_t alloc_failed;
 	atomic64_t dropped;
 	atomic64_t reopen_failed;
+	atomic64_t bad_ref_given;
 };
 
 struct dxsim_priv {
