@@ -10,12 +10,13 @@
  *                     once every queue's new memory is built, as
  *                     mlx5e_safe_switch_params() fails when its preactivate
  *                     does: the new pools go, the old queues stay
- *   bad_ref           a planted driver bug, for the provider's side: at
- *                     this many RX queue stops whose pool has a memory
- *                     provider, take one more net_iov from the pool and give
- *                     it back holding a page pool reference too many, so
- *                     that the pool's destroy hands the provider a net_iov
- *                     it must refuse (the kernel's own providers WARN)
+ *   bad_ref           a planted driver bug, for the provider's side: when
+ *                     this many channels that ran are freed, their pools
+ *                     having a memory provider, take one more net_iov from
+ *                     the pool and give it back holding a page pool
+ *                     reference too many, so that the pool's destroy hands
+ *                     the provider a net_iov it must refuse (the kernel's
+ *                     own providers WARN)
  * Each counts down as it fires; ethtool -S counts what fired.
  *   recover           (write-only) reopen every channel now, as mlx5's
  *                     TX-timeout and health recovery do

@@ -84,6 +84,30 @@ static int dxsim_qmem_alloc(struct net_device *dev,
 }
 
 /*
+ * The bad_ref knob (debugfs.c): one net_iov back in the pool's ring with a
+ * page pool reference too many, just before the pool's destroy, which
+ * hands it to the provider; its NAPI is gone, so nothing takes it out of
+ * the ring again.
+ */
+static void dxsim_plant_bad_ref(struct dxsim_faults *f, struct page_pool *pool)
+{
+	netmem_ref netmem;
+
+	if (!pool->mp_ops || atomic_read(&f->bad_ref) <= 0)
+		return;
+	netmem = page_pool_alloc_netmems(pool, GFP_KERNEL);
+	if (!netmem)
+		return;
+	if (netmem_is_net_iov(netmem) && atomic_dec_if_positive(&f->bad_ref) >= 0) {
+		atomic_long_inc(netmem_get_pp_ref_count_ref(netmem));
+		atomic64_inc(&f->bad_ref_given);
+		page_pool_put_unrefed_netmem(pool, netmem, -1, false);
+		return;
+	}
+	page_pool_put_full_netmem(pool, netmem, false);
+}
+
+/*
  * The channel goes, as mlx5e_close_channel(): its NAPI (and kthread) with
  * it; its page pool once a memory provider has its buffers back.
  */
@@ -95,6 +119,8 @@ static void dxsim_qmem_free(struct dxsim_qmem *qm)
 		return;
 	/* Waits out the peer's xmit, which may still schedule this NAPI. */
 	netif_napi_del_locked(&chan->napi);
+	if (qm->ran)
+		dxsim_plant_bad_ref(&chan->rxq->priv->faults, chan->pool);
 	page_pool_destroy(chan->pool);
 	kfree(chan);
 	qm->chan = NULL;
@@ -126,31 +152,6 @@ static void dxsim_rxq_start(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 		napi_schedule(&chan->napi);
 }
 
-/*
- * The bad_ref knob (debugfs.c): one net_iov back in the pool's ring with a
- * page pool reference too many. The queue is stopped and its pool about to
- * be destroyed, so nothing takes it out again before the destroy returns
- * it to the provider.
- */
-static void dxsim_plant_bad_ref(struct dxsim_rxq *rxq)
-{
-	struct dxsim_faults *f = &rxq->priv->faults;
-	netmem_ref netmem;
-
-	if (!rxq->pool->mp_ops || atomic_read(&f->bad_ref) <= 0)
-		return;
-	netmem = page_pool_alloc_netmems(rxq->pool, GFP_KERNEL);
-	if (!netmem)
-		return;
-	if (netmem_is_net_iov(netmem) && atomic_dec_if_positive(&f->bad_ref) >= 0) {
-		atomic_long_inc(netmem_get_pp_ref_count_ref(netmem));
-		atomic64_inc(&f->bad_ref_given);
-		page_pool_put_unrefed_netmem(rxq->pool, netmem, -1, false);
-		return;
-	}
-	page_pool_put_full_netmem(rxq->pool, netmem, false);
-}
-
 static void dxsim_rxq_stop(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 {
 	struct dxsim_chan *chan = rcu_dereference_protected(rxq->chan, true);
@@ -160,7 +161,6 @@ static void dxsim_rxq_stop(struct dxsim_rxq *rxq, struct dxsim_qmem *qm)
 			     NULL);
 	napi_disable_locked(&chan->napi);
 	dxsim_buf_release(rxq);
-	dxsim_plant_bad_ref(rxq);
 	page_pool_disable_direct_recycling(rxq->pool);
 	qm->chan = chan;
 	qm->ran = true;

@@ -76,6 +76,8 @@ run_test() {
 	rc=$?
 	# What the test left running, in its process group.
 	kill -KILL -- -$pid 2>/dev/null && touch /tmp/dx-leftover
+	# Closes a dx-plant bracket (run.sh) that a killed test left open.
+	echo "dx-test: ended $1" 2>/dev/null >/dev/kmsg || true
 	kill $wd 2>/dev/null
 	wait $wd
 	if [ -n "$tl" ]; then
