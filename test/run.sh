@@ -297,13 +297,11 @@ boot() {
 	# under TCG, which made the sim's teardown most of the lane.
 	[[ $series != *-debug ]] || [ -n "$vram" ] || vram=1G
 	out=$DX_BUILD/vm/$name
+	mkdir -p "$out"	# (and build/vm, which a fresh clone lacks)
 	start=$SECONDS
 	tests=$(echo $tests)
 	if [ -n "${boot_bg:-}" ]; then
 		# Its stdout after the first VM's; its progress (stderr) as it comes.
-		# (A fresh clone has no build/vm yet: boot_vm makes $out too late
-		# for this redirection, and the VM would never start.)
-		mkdir -p "$DX_BUILD/vm"
 		boot_vm >"$DX_BUILD/vm/$name.out" &
 		bg_pid=$! bg_who=$who bg_label=$label bg_name=$name bg_tests=$tests
 		return
@@ -320,7 +318,6 @@ boot_vm() {
 	local limit=$((1500 * rounds))
 	[[ $series != *-debug ]] || limit=$((10800 * rounds))
 	limit=${DX_VM_TIMEOUT:-$limit}
-	mkdir -p "$out"
 	if [[ $series == *-debug ]] || [ "$lane" = big ]; then
 		rm -f "$out/results.log"
 		progress "$out/results.log" "$label" "$(($(wc -w <<<"$tests") * rounds))" &
