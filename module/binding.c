@@ -64,6 +64,8 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 	bitmap_free(b->pooled);
 	percpu_ref_exit(&b->ref);
 	put_pid(b->creator);
+	if (b->tok_user)
+		devmemx_tokhook_put();
 	kfree(b);
 }
 

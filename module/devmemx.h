@@ -6,6 +6,7 @@
 #include <linux/mutex.h>
 #include <linux/netdevice.h>
 #include <linux/percpu-refcount.h>
+#include <linux/sockptr.h>
 #include <linux/workqueue.h>
 #include <net/netmem.h>
 
@@ -132,6 +133,7 @@ struct devmemx_binding {
 	u32 portid;
 	u32 flags;
 	u8 autorelease;			/* enum devmemx_autorelease */
+	bool tok_user;			/* holds the token array's hooks */
 	struct pid *creator;
 
 	struct mutex lock;		/* dev, queues, pool_shift, resize */
@@ -150,6 +152,7 @@ struct devmemx_binding {
 	/* The niovs (niov.c). */
 	struct gen_pool *pool;		/* of the niovs' addresses */
 	struct devmemx_seg *segs;
+	u32 *seg_order;		/* segments by address, when several */
 	u32 nsegs;
 	u32 niov_count;
 	unsigned int niov_shift;
@@ -220,8 +223,10 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
  * binding.c, resize.c; binding.c -> import.c -> end.c -> queue.c ->
  * resize.c; binding.c -> niov.c, queue.c, resize.c; import.c -> check.c,
  * queue.c; dispatch.c -> binding.c, provider.c -> niov.c, resize.c;
- * tokhook.c -> dispatch.c.
- * check.c, niov.c and resize.c call no other file.
+ * tokhook.c -> dispatch.c, tokens.c -> binding.c, niov.c.
+ * check.c, niov.c and resize.c call no other file. One call goes up:
+ * a token-array binding's free gives back the hooks it held
+ * (devmemx_tokhook_put()), which only queues work.
  */
 
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
@@ -231,11 +236,28 @@ unsigned long devmemx_sym_size(unsigned long addr, const char *name);
 int devmemx_dispatch_init(void);
 void devmemx_dispatch_exit(void);
 
-/* tokhook.c: whether this kernel may have the token array (autorelease 0) */
+/* tokhook.c: whether this kernel may have the token array, and its hooks */
 void devmemx_tokhook_init(void);
+void devmemx_tokhook_exit(void);
 u32 devmemx_tokhook_state(const char **why);
 int devmemx_tokhook_check_bind(const struct nlattr *attr,
 			       struct netlink_ext_ack *extack);
+int devmemx_tokhook_get(struct netlink_ext_ack *extack);
+void devmemx_tokhook_put(void);
+
+/* tokens.c: the token array's receive, DONTNEED and close */
+/* In a TCP socket's sk_user_frags: its token array, marked. */
+#define DEVMEMX_TOK_INDEX	BIT(32)
+#define DEVMEMX_TOK_MARK	XA_MARK_2
+extern atomic_t devmemx_tok_socks;
+extern atomic_long_t devmemx_tok_bytes;
+struct devmemx_binding *devmemx_tok_binding(netmem_ref netmem);
+int devmemx_tok_recvmsg(struct sock *sk, const struct sk_buff *skb,
+			unsigned int offset, struct msghdr *msg,
+			int remaining_len);
+int devmemx_tok_dontneed(struct sock *sk, sockptr_t optval,
+			 unsigned int optlen);
+bool devmemx_tok_close(struct sock *sk);
 
 /* provider.c: what the redirected ops do for devmemx bindings */
 int devmemx_mp_init(struct page_pool *pool);
@@ -278,6 +300,9 @@ void devmemx_niov_destroy(struct devmemx_binding *b);
 unsigned int devmemx_niov_alloc(struct devmemx_binding *b, netmem_ref *out,
 				unsigned int want);
 void devmemx_niov_free(struct devmemx_binding *b, struct net_iov *niov);
+u32 devmemx_niov_token(const struct devmemx_binding *b,
+		       const struct net_iov *niov);
+struct net_iov *devmemx_niov_of_token(const struct devmemx_binding *b, u32 t);
 
 /* import.c: the dma-buf attached, mapped, unmapped, revoked */
 int devmemx_import(struct devmemx_binding *b, struct device *dma_dev,

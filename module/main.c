@@ -47,6 +47,7 @@ static void __exit devmemx_exit(void)
 	devmemx_nl_exit();
 	devmemx_end_exit();
 	devmemx_queue_exit();
+	devmemx_tokhook_exit();
 	devmemx_dispatch_exit();
 	devmemx_binding_exit();
 }

@@ -69,7 +69,11 @@ int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(rsp, DEVMEMX_A_INFO_PAGE_POOLS, pools) ||
 	    nla_put_u32(rsp, DEVMEMX_A_INFO_TOKEN_ARRAY,
 			devmemx_tokhook_state(&why)) ||
-	    nla_put_string(rsp, DEVMEMX_A_INFO_TOKEN_ARRAY_WHY, why))
+	    nla_put_string(rsp, DEVMEMX_A_INFO_TOKEN_ARRAY_WHY, why) ||
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_TOKEN_SOCKETS,
+			atomic_read(&devmemx_tok_socks)) ||
+	    nla_put_u64_64bit(rsp, DEVMEMX_A_INFO_TOKEN_BYTES,
+			      atomic_long_read(&devmemx_tok_bytes), 0))
 		goto err_free;
 
 	genlmsg_end(rsp, hdr);
@@ -240,6 +244,14 @@ devmemx_bind_make(struct net_device *dev, const struct devmemx_bind_args *a)
 	b = devmemx_binding_create(dev, dma_dev, a->fd, a->size, a->extack);
 	if (IS_ERR(b))
 		return b;
+	if (a->autorelease == DEVMEMX_AUTORELEASE_TOKEN_ARRAY) {
+		err = devmemx_tokhook_get(a->extack);
+		if (err) {
+			devmemx_binding_abort(b);
+			return ERR_PTR(err);
+		}
+		b->tok_user = true;
+	}
 	b->flags = a->flags;
 	b->autorelease = a->autorelease;
 	b->nasked = a->n;

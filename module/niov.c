@@ -13,6 +13,7 @@
 #include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 
 #include "devmemx.h"
 
@@ -248,6 +249,8 @@ static void devmemx_niov_tally(struct sg_table *sgt, unsigned int shift,
 	c->carved = c->niovs << shift;
 	/* The segments' table, the gen_pool and the binding. */
 	c->metadata += devmemx_niov_bytes(c->nsegs * sizeof(struct devmemx_seg)) +
+		       (c->nsegs > 1 ?
+			devmemx_niov_bytes(c->nsegs * sizeof(u32)) : 0) +
 		       kmalloc_size_roundup(sizeof(struct gen_pool)) +
 		       kmalloc_size_roundup(sizeof(struct devmemx_binding));
 	/*
@@ -355,6 +358,69 @@ static int devmemx_niov_segs_alloc(struct devmemx_binding *b)
 	return 0;
 }
 
+static int devmemx_niov_seg_cmp(const void *x, const void *y, const void *priv)
+{
+	const struct devmemx_seg *segs = priv;
+	const struct net_iov *a = segs[*(const u32 *)x].niovs;
+	const struct net_iov *b = segs[*(const u32 *)y].niovs;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Tokens (the token array, tokens.c): a niov's token is its index in the
+ * carving, so segment i holds tokens i << seg_shift on. A token finds its
+ * niov by that shift; a niov finds its segment among the segments sorted
+ * by address (seg_order: their indices in that order, when there are
+ * several).
+ */
+static int devmemx_niov_seg_order(struct devmemx_binding *b)
+{
+	u32 i;
+
+	if (b->nsegs < 2)
+		return 0;
+	b->seg_order = devmemx_niov_array((u64)b->nsegs * sizeof(u32), GFP_KERNEL);
+	if (!b->seg_order)
+		return -ENOMEM;
+	for (i = 0; i < b->nsegs; i++)
+		b->seg_order[i] = i;
+	sort_r(b->seg_order, b->nsegs, sizeof(u32), devmemx_niov_seg_cmp, NULL,
+	       b->segs);
+	return 0;
+}
+
+u32 devmemx_niov_token(const struct devmemx_binding *b,
+		       const struct net_iov *niov)
+{
+	unsigned int seg_shift = devmemx_niov_seg_shift(b->niov_shift);
+	u32 lo = 0, hi = b->nsegs, mid, i = 0;
+
+	if (b->seg_order) {
+		/* The last segment that starts at or below @niov. */
+		while (hi - lo > 1) {
+			mid = lo + (hi - lo) / 2;
+			if (b->segs[b->seg_order[mid]].niovs <= niov)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		i = b->seg_order[lo];
+	}
+	return (i << seg_shift) + (u32)(niov - b->segs[i].niovs);
+}
+
+/* The niov of token @t, or NULL when @b has none. */
+struct net_iov *devmemx_niov_of_token(const struct devmemx_binding *b, u32 t)
+{
+	unsigned int seg_shift = devmemx_niov_seg_shift(b->niov_shift);
+	u32 i = t >> seg_shift, k = t & ((1U << seg_shift) - 1);
+
+	if (i >= b->nsegs || k >= b->segs[i].count)
+		return NULL;
+	return &b->segs[i].niovs[k];
+}
+
 /*
  * Cut the mapped dma-buf into niovs: merge DMA-contiguous entries, align
  * each run to the niov size, count what could not be used. What is
@@ -386,7 +452,7 @@ int devmemx_niov_carve(struct devmemx_binding *b, struct netlink_ext_ack *extack
 		goto nomem;
 	b->nsegs = c.nsegs;
 	devmemx_niov_walk(sgt, b->niov_shift, devmemx_niov_size_piece, b);
-	if (devmemx_niov_segs_alloc(b))
+	if (devmemx_niov_segs_alloc(b) || devmemx_niov_seg_order(b))
 		goto nomem;
 	devmemx_niov_walk(sgt, b->niov_shift, devmemx_niov_fill_piece, &f);
 	b->niov_count = c.niovs;
@@ -450,6 +516,7 @@ void devmemx_niov_destroy(struct devmemx_binding *b)
 			/* Leaked on purpose: not kmemleak's to report. */
 			kmemleak_not_leak(b->pool);
 			kmemleak_not_leak(b->segs);
+			kmemleak_not_leak(b->seg_order);
 			return;
 		}
 		gen_pool_destroy(b->pool);
@@ -459,4 +526,5 @@ void devmemx_niov_destroy(struct devmemx_binding *b)
 		kvfree(b->segs[i].niovs);
 	}
 	kvfree(b->segs);
+	kvfree(b->seg_order);
 }

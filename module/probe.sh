@@ -71,6 +71,45 @@ if [ -z "$b_size" ] || [ -z "$b_ref" ] || [ -z "$b_id" ] || [ -z "$o_binding" ];
 	missing="$missing the layout of struct net_devmem_dmabuf_binding (ref, id) and struct dmabuf_genpool_chunk_owner (binding) cannot be read from $btf with pahole (package dwarves);"
 fi
 
+# The token array's hooks (tokhook.c) stand in for, or run before, three
+# kernel functions: their prototypes from BTF, in C. One that is missing or
+# differs from what devmemx's bodies take leaves the token array
+# unavailable (why in DEVMEMX_BTF_TOK_WHY); the rest of devmemx builds.
+protos=$(pfunct -F btf --prototypes "$btf" 2>/dev/null |
+	grep -E '^[a-z].* \*?(tcp_recvmsg_dmabuf|sock_devmem_dontneed|tcp_v4_destroy_sock)\(')
+proto() { # name -> its prototype, spacing normalised, parameter names dropped
+	printf '%s\n' "$protos" | awk -v f="$1" '
+		{ line = $0; n = index(line, " " f "(") }
+		n {
+			ret = substr(line, 1, n - 1)
+			args = substr(line, n + length(f) + 2); sub(/\);$/, "", args)
+			k = split(args, a, ",")
+			out = ""
+			for (i = 1; i <= k; i++) {
+				x = a[i]; gsub(/  +/, " ", x); sub(/^ /, "", x)
+				sub(/ [a-z_0-9]+$/, "", x)
+				out = out (i > 1 ? ", " : "") x
+			}
+			print ret " (" out ")"; exit
+		}'
+}
+tok_why= tok_detail=
+for want in \
+	'tcp_recvmsg_dmabuf=int (struct sock *, const struct sk_buff *, unsigned int, struct msghdr *, int)' \
+	'sock_devmem_dontneed=int (struct sock *, sockptr_t, unsigned int)' \
+	'tcp_v4_destroy_sock=void (struct sock *)'; do
+	f=${want%%=*}
+	got=$(proto "$f")
+	if [ -z "$got" ]; then
+		tok_why="no BTF prototype of $f"
+		break
+	elif [ "$got" != "${want#*=}" ]; then
+		tok_why="$f: BTF prototype differs"
+		tok_detail="$f is $got, not ${want#*=}"
+		break
+	fi
+done
+
 if [ -n "$missing" ]; then
 	echo "devmemx: kernel $release cannot be served:$missing devmemx needs Linux 7.2 or later"
 	exit 1
@@ -86,5 +125,8 @@ cat >"$out.tmp" <<EOT
 #define DEVMEMX_BTF_BINDING_ID $b_id
 #define DEVMEMX_BTF_BINDING_NIOV_SHIFT ${b_shift:--1}
 #define DEVMEMX_BTF_OWNER_BINDING $o_binding
+/* From BTF: the token array's functions are as its hooks take them. */
+#define DEVMEMX_BTF_TOK_PROTOS $([ -z "$tok_why" ] && echo 1 || echo 0)
+#define DEVMEMX_BTF_TOK_WHY "$tok_why"	/* $tok_detail */
 EOT
 mv "$out.tmp" "$out"

@@ -1,22 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The token array's gate (doc/token-array.md). Bindings may ask for
- * autorelease token-array only on a kernel whose token path was reviewed
- * (tokens-reviewed.h): its release and Debian version listed, and the
- * functions the hooks will redirect of the reviewed sizes. That is decided
- * once, at load; INFO reports it, and BIND-RX and BIND-CHECK refuse
- * autorelease token-array with its reason. The hooks themselves come in a
- * later increment: until then a reviewed kernel reports "ready" and still
- * refuses.
+ * The token array's gate and hooks (doc/token-array.md). Bindings may ask
+ * for autorelease token-array only on a kernel whose token path was
+ * reviewed (tokens-reviewed.h): its release and Debian version listed,
+ * the functions the hooks redirect of the reviewed sizes and, at build,
+ * of the prototypes devmemx's bodies take. That is decided once, at load;
+ * INFO reports it, and BIND-RX and BIND-CHECK refuse autorelease
+ * token-array elsewhere, with its reason.
  *
  * tcp_recvmsg_dmabuf and sock_devmem_dontneed are private: their
  * addresses come from /proc/kallsyms through the loader, as
  * dmabuf_devmem_ops's do (dispatch.c), and are trusted only where the
  * kernel's symbol table agrees. tcp_v4_destroy_sock's is read from the
- * exported tcp_prot. Nothing found here is called.
+ * exported tcp_prot. Nothing found here is called: ftrace is given the
+ * addresses, and redirects the two private functions to tokens.c's for
+ * token-array sockets only, and runs tokens.c's close before the destroy.
+ * The hooks are there from the first token-array bind until no such
+ * binding and no socket of one is left.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ftrace.h>
 #include <linux/moduleparam.h>
 #include <linux/netlink.h>
 #include <linux/utsname.h>
@@ -27,13 +31,13 @@
 #include "tokens-reviewed.h"
 #include "generated/netlink.h"
 
-static unsigned long devmemx_tok_recvmsg;
-module_param_named(tcp_recvmsg_dmabuf, devmemx_tok_recvmsg, ulong, 0400);
+static unsigned long devmemx_tok_recvmsg_addr;
+module_param_named(tcp_recvmsg_dmabuf, devmemx_tok_recvmsg_addr, ulong, 0400);
 MODULE_PARM_DESC(tcp_recvmsg_dmabuf,
 		 "address of tcp_recvmsg_dmabuf, from /proc/kallsyms (see modprobe.conf)");
 
-static unsigned long devmemx_tok_dontneed;
-module_param_named(sock_devmem_dontneed, devmemx_tok_dontneed, ulong, 0400);
+static unsigned long devmemx_tok_dontneed_addr;
+module_param_named(sock_devmem_dontneed, devmemx_tok_dontneed_addr, ulong, 0400);
 MODULE_PARM_DESC(sock_devmem_dontneed,
 		 "address of sock_devmem_dontneed, from /proc/kallsyms (see modprobe.conf)");
 
@@ -158,14 +162,146 @@ static const struct devmemx_tok_reviewed *devmemx_tok_entry(void)
 	return &devmemx_tok_reviewed[i];
 }
 
+/*
+ * The hooks: the two private functions redirected to tokens.c's bodies for
+ * token-array sockets (and skbs of token-array bindings), tokens.c's close
+ * run before the destroy of a socket that has an array.
+ */
+struct devmemx_tok_hook {
+	const char *name;
+	unsigned long target;
+	struct ftrace_ops ops;
+};
+
+static DEFINE_MUTEX(devmemx_tok_lock);
+static bool devmemx_tok_hooked;
+static atomic_t devmemx_tok_users;	/* token-array bindings */
+static void devmemx_tok_work_fn(struct work_struct *w);
+static DECLARE_WORK(devmemx_tok_work, devmemx_tok_work_fn);
+
+/* Maybe nothing needs the hooks any more; any context. */
+static void notrace devmemx_tokhook_idle(void)
+{
+	queue_work(devmemx_wq, &devmemx_tok_work);
+}
+
+static bool notrace devmemx_tok_marked(struct sock *sk)
+{
+	return xa_marked(&sk->sk_user_frags, DEVMEMX_TOK_MARK);
+}
+
+/* The first fragment of @skb or of its first frag_list skb. */
+static bool notrace devmemx_tok_skb(const struct sk_buff *skb)
+{
+	if (!skb_shinfo(skb)->nr_frags)
+		skb = skb_shinfo(skb)->frag_list;
+	if (!skb || !skb_shinfo(skb)->nr_frags)
+		return false;
+	return devmemx_tok_binding(skb_frag_netmem(&skb_shinfo(skb)->frags[0]));
+}
+
+static void notrace devmemx_tok_recv_thunk(unsigned long ip,
+					   unsigned long parent_ip,
+					   struct ftrace_ops *op,
+					   struct ftrace_regs *fregs)
+{
+	struct sock *sk = (void *)ftrace_regs_get_argument(fregs, 0);
+	const struct sk_buff *skb = (void *)ftrace_regs_get_argument(fregs, 1);
+
+	if (devmemx_tok_marked(sk) || devmemx_tok_skb(skb))
+		ftrace_regs_set_instruction_pointer(fregs,
+						    (unsigned long)devmemx_tok_recvmsg);
+}
+
+static void notrace devmemx_tok_dontneed_thunk(unsigned long ip,
+					       unsigned long parent_ip,
+					       struct ftrace_ops *op,
+					       struct ftrace_regs *fregs)
+{
+	struct sock *sk = (void *)ftrace_regs_get_argument(fregs, 0);
+
+	if (sk_is_tcp(sk) && devmemx_tok_marked(sk))
+		ftrace_regs_set_instruction_pointer(fregs,
+						    (unsigned long)devmemx_tok_dontneed);
+}
+
+static void notrace devmemx_tok_destroy_thunk(unsigned long ip,
+					      unsigned long parent_ip,
+					      struct ftrace_ops *op,
+					      struct ftrace_regs *fregs)
+{
+	struct sock *sk = (void *)ftrace_regs_get_argument(fregs, 0);
+
+	if (devmemx_tok_marked(sk) && devmemx_tok_close(sk))
+		devmemx_tokhook_idle();
+}
+
+/*
+ * PERMANENT, as dispatch.c's: without them the kernel's own code would
+ * run on token-array sockets, and its destroy would hand the array to the
+ * page pool. So kernel.ftrace_enabled cannot go to 0 while they live.
+ */
+#define DX_TOK_HOOK(fn, thunk, extra) \
+	{ .name = #fn, .ops = { .func = thunk, \
+	  .flags = FTRACE_OPS_FL_PERMANENT | (extra) } }
+
+static struct devmemx_tok_hook devmemx_tok_hooks[] = {
+	DX_TOK_HOOK(tcp_recvmsg_dmabuf, devmemx_tok_recv_thunk,
+		    FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY),
+	DX_TOK_HOOK(sock_devmem_dontneed, devmemx_tok_dontneed_thunk,
+		    FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY),
+	DX_TOK_HOOK(tcp_v4_destroy_sock, devmemx_tok_destroy_thunk, 0),
+};
+
+/*
+ * devmemx's bodies take what the kernel's functions take (BTF, at build);
+ * the destroy's hook reads its one argument, a struct sock *.
+ */
+#if DEVMEMX_BTF_TOK_PROTOS
+static_assert(__same_type(&devmemx_tok_recvmsg,
+			  int (*)(struct sock *, const struct sk_buff *,
+				  unsigned int, struct msghdr *, int)));
+static_assert(__same_type(&devmemx_tok_dontneed,
+			  int (*)(struct sock *, sockptr_t, unsigned int)));
+#endif
+
+static int devmemx_tok_hook(struct devmemx_tok_hook *h)
+{
+	int err;
+
+	err = ftrace_set_filter_ip(&h->ops, h->target, 0, 0);
+	if (!err) {
+		err = register_ftrace_function(&h->ops);
+		if (err)
+			ftrace_set_filter_ip(&h->ops, h->target, 1, 0);
+	}
+	if (err == -EBUSY)
+		pr_err("cannot hook %s (-EBUSY): kernel.ftrace_enabled is 0 (sysctl kernel.ftrace_enabled=1), or a live patch holds it\n",
+		       h->name);
+	else if (err)
+		pr_err("cannot hook %s (%d): is it live-patched or traced with IPMODIFY by someone else?\n",
+		       h->name, err);
+	return err;
+}
+
+static void devmemx_tok_unhook(unsigned int n)
+{
+	while (n--) {
+		struct devmemx_tok_hook *h = &devmemx_tok_hooks[n];
+
+		unregister_ftrace_function(&h->ops);
+		ftrace_set_filter_ip(&h->ops, h->target, 1, 0);
+	}
+}
+
 void devmemx_tokhook_init(void)
 {
 	const struct devmemx_tok_reviewed *r = devmemx_tok_entry();
 
 	if (!r ||
-	    !devmemx_tok_sym(devmemx_tok_recvmsg, "tcp_recvmsg_dmabuf",
+	    !devmemx_tok_sym(devmemx_tok_recvmsg_addr, "tcp_recvmsg_dmabuf",
 			     r->recvmsg_size) ||
-	    !devmemx_tok_sym(devmemx_tok_dontneed, "sock_devmem_dontneed",
+	    !devmemx_tok_sym(devmemx_tok_dontneed_addr, "sock_devmem_dontneed",
 			     r->dontneed_size) ||
 	    !devmemx_tok_destroy(r->destroy_size))
 		return;
@@ -179,32 +315,96 @@ void devmemx_tokhook_init(void)
 		devmemx_tok_off("tokens_release is not this kernel's");
 		return;
 	}
+	if (!DEVMEMX_BTF_TOK_PROTOS) {
+		devmemx_tok_off("%s", DEVMEMX_BTF_TOK_WHY);
+		return;
+	}
 	devmemx_tok_state = DEVMEMX_TOKEN_ARRAY_READY;
-	snprintf(devmemx_tok_why, sizeof(devmemx_tok_why),
-		 "reviewed for %s; no hooks in this build", r->release);
+	snprintf(devmemx_tok_why, sizeof(devmemx_tok_why), "reviewed for %s",
+		 r->release);
+	devmemx_tok_hooks[0].target = devmemx_tok_recvmsg_addr;
+	devmemx_tok_hooks[1].target = devmemx_tok_dontneed_addr;
+	devmemx_tok_hooks[2].target = (unsigned long)READ_ONCE(tcp_prot.destroy);
 }
 
 u32 devmemx_tokhook_state(const char **why)
 {
 	*why = devmemx_tok_why;
+	if (devmemx_tok_state == DEVMEMX_TOKEN_ARRAY_READY &&
+	    READ_ONCE(devmemx_tok_hooked))
+		return DEVMEMX_TOKEN_ARRAY_HOOKED;
 	return devmemx_tok_state;
 }
 
 /*
- * BIND-RX's and BIND-CHECK's autorelease @attr (absent: xarray): 0, or
- * -EOPNOTSUPP with the reason for token-array, before anything is made.
+ * Take the hooks for a token-array binding: registered at the first, kept
+ * until the last such binding and socket are gone (devmemx_tok_work).
+ */
+int devmemx_tokhook_get(struct netlink_ext_ack *extack)
+{
+	unsigned int i;
+	int err = 0;
+
+	mutex_lock(&devmemx_tok_lock);
+	if (devmemx_tok_hooked)
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(devmemx_tok_hooks); i++) {
+		err = devmemx_tok_hook(&devmemx_tok_hooks[i]);
+		if (err) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "autorelease 0: cannot hook %s (%d): see dmesg",
+					   devmemx_tok_hooks[i].name, err);
+			devmemx_tok_unhook(i);
+			goto unlock;
+		}
+	}
+	WRITE_ONCE(devmemx_tok_hooked, true);
+out:
+	atomic_inc(&devmemx_tok_users);
+unlock:
+	mutex_unlock(&devmemx_tok_lock);
+	return err;
+}
+
+/* A token-array binding is freed. */
+void devmemx_tokhook_put(void)
+{
+	atomic_dec(&devmemx_tok_users);
+	devmemx_tokhook_idle();
+}
+
+static void devmemx_tok_work_fn(struct work_struct *w)
+{
+	mutex_lock(&devmemx_tok_lock);
+	if (devmemx_tok_hooked && !atomic_read(&devmemx_tok_users) &&
+	    !atomic_read(&devmemx_tok_socks)) {
+		devmemx_tok_unhook(ARRAY_SIZE(devmemx_tok_hooks));
+		WRITE_ONCE(devmemx_tok_hooked, false);
+	}
+	mutex_unlock(&devmemx_tok_lock);
+}
+
+/* Module exit: no binding and no socket holds the module any more. */
+void devmemx_tokhook_exit(void)
+{
+	cancel_work_sync(&devmemx_tok_work);
+	devmemx_tok_work_fn(&devmemx_tok_work);
+}
+
+/*
+ * BIND-RX's and BIND-CHECK's autorelease @attr (absent: xarray): 0, or,
+ * for token-array where this kernel cannot have it, -EOPNOTSUPP with the
+ * reason, before anything is made.
  */
 int devmemx_tokhook_check_bind(const struct nlattr *attr,
 			       struct netlink_ext_ack *extack)
 {
 	if (nla_get_u8_default(attr, DEVMEMX_AUTORELEASE_XARRAY) !=
-	    DEVMEMX_AUTORELEASE_TOKEN_ARRAY)
+	    DEVMEMX_AUTORELEASE_TOKEN_ARRAY ||
+	    devmemx_tok_state == DEVMEMX_TOKEN_ARRAY_READY)
 		return 0;
 	NL_SET_BAD_ATTR(extack, attr);
-	if (devmemx_tok_state == DEVMEMX_TOKEN_ARRAY_READY)
-		NL_SET_ERR_MSG(extack,
-			       "autorelease 0: the token array is not in this build yet");
-	else if (strlen(devmemx_tok_why) <= DEVMEMX_TOK_WHY_MAX)
+	if (strlen(devmemx_tok_why) <= DEVMEMX_TOK_WHY_MAX)
 		NL_SET_ERR_MSG_FMT(extack, "autorelease 0: %s: use autorelease 1",
 				   devmemx_tok_why);
 	else	/* a long release name: the message would be cut */

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # dx-debug: no the gate decides at load from the release and symbol sizes, and the debug kernel's release is not reviewed (info checks that it says so there); its refusals run the paths of devmemx-errors' ones
-# The token array's gate (doc/token-array.md, increment A): on a reviewed
-# kernel INFO says ready and autorelease 0 is refused, by bind and dry run,
-# with its message and nothing left; autorelease 1 binds and show says
-# xarray. An unreviewed release, another release's Debian version and a
-# wrong or missing symbol address each make the token array unavailable,
-# say why, and leave the rest of devmemx working.
+# The token array (doc/token-array.md): on a reviewed kernel INFO says
+# ready, autorelease 0 binds, and its tokens are niov indices, handed back
+# and given back at close; the hooks are there only while a token-array
+# binding is. autorelease 1 binds and show says xarray. An unreviewed
+# release, another release's Debian version and a wrong or missing symbol
+# address each make the token array unavailable, say why, refuse
+# autorelease 0 with nothing left, and leave the rest of devmemx working.
 . /dx/guestlib.sh
 
 dx_sim_devmem
@@ -28,7 +29,7 @@ token_array() {
 	got=$(devmemx info | sed -n 's/^token-array\(-why\)\{0,1\}: //p')
 	expect_eq "$got" "$1
 $2" "devmemx info: token-array"
-	got=$(devmemx -j info | sed 's/.*"page-pools":[0-9]*,//')
+	got=$(devmemx -j info | sed 's/.*"page-pools":[0-9]*,//; s/,"token-sockets".*/}/')
 	expect_eq "$got" "\"token-array\":\"$1\",\"token-array-why\":\"$2\"}" \
 		"devmemx -j info: token-array"
 }
@@ -92,18 +93,130 @@ still_binds() {
 	unbind_all
 }
 
-# Reviewed: INFO says ready, and names the review.
+# The token array's functions ftrace has hooks on (enabled_functions),
+# one name per line: none while no token-array binding or socket is left.
+tok_hooked() {
+	local f=/sys/kernel/debug/tracing/enabled_functions
+	[ -r $f ] || fail "no $f"
+	grep -oE '^(tcp_recvmsg_dmabuf|sock_devmem_dontneed|tcp_v4_destroy_sock)\b' $f | sort || true
+}
+all_hooked="sock_devmem_dontneed
+tcp_recvmsg_dmabuf
+tcp_v4_destroy_sock"
+
+# Reviewed: INFO says ready, and names the review; nothing hooked.
 reviewed_info() {
-	token_array ready "reviewed for $DX_KVER; no hooks in this build"
+	token_array ready "reviewed for $DX_KVER"
 	expect_eq "$(devmemx -j info | sed -n 's/.*"hooks":\([0-9]*\),.*/\1/p')" 6 "hooks"
+	expect_eq "$(tok_hooked)" "" "hooked before any token-array bind"
 }
 dx_case reviewed-info reviewed_info
 
-# Reviewed: autorelease 0 is refused, not in this build yet; nothing left.
-reviewed_refuses() {
-	refused "autorelease 0: the token array is not in this build yet"
+# flow_tokens ARGS...: a verified 4M flow with devmemx-rx ARGS; every
+# fragment's token handed back.
+flow_tokens() {
+	devmem_xfer $((4 << 20)) 5304 --queues 2 --provider devmemx "$@"
+	expect_eq "$(jget tokens /tmp/rx.json)" "$(jget cmsgs_dmabuf /tmp/rx.json)" \
+		"tokens handed back ($*)"
 }
-dx_case reviewed-refuses reviewed_refuses
+
+# Reviewed: autorelease 0 binds and receives. Every token is its niov's
+# index in the dma-buf (offset / size, the dma-buf carved whole), one per
+# fragment, handed back one each; the hooks are there only while the
+# binding is, and nothing is left after.
+reviewed_flows() {
+	local n at rep
+	flow_tokens --udmabuf 4M --autorelease 0
+	n=$(jget cmsgs_dmabuf /tmp/rx.json)
+	expect_eq "$(jget tokens_at_index /tmp/rx.json)" "$n" "4K: tokens that are niov indices"
+	flow_tokens --udmabuf 4M --hugetlb --rx-page-size 64K --autorelease 0
+	n=$(jget cmsgs_dmabuf /tmp/rx.json)
+	at=$(jget tokens_at_index /tmp/rx.json)
+	rep=$(jget token_repeats /tmp/rx.json)
+	expect_eq "$at" "$n" "64K: tokens that are niov indices"
+	[ "$rep" -gt 0 ] || fail "64K: no fragment shared its niov's token with the one before ($n fragments)"
+	# The xarray's tokens are not (the contrast: this check can fail).
+	flow_tokens --udmabuf 4M --hugetlb --rx-page-size 64K --autorelease 1
+	n=$(jget cmsgs_dmabuf /tmp/rx.json)
+	at=$(jget tokens_at_index /tmp/rx.json)
+	[ "$at" -lt "$n" ] || fail "xarray mode: all $n tokens were niov indices"
+	dx_wait_idle
+	wait_until 10 tok_unhooked || fail "hooks left after the last token-array binding: $(tok_hooked)"
+	token_array ready "reviewed for $DX_KVER"
+	echo "# 64K token array: $rep of $n fragments shared the token before them"
+}
+tok_unhooked() { [ -z "$(tok_hooked)" ]; }
+# INFO's token-sockets and token-bytes.
+tok_mem() {
+	devmemx -j info | sed -n 's/.*"token-sockets":\([0-9]*\),"token-bytes":\([0-9]*\)}.*/\1 \2/p'
+}
+dx_case reviewed-flows reviewed_flows
+
+# Reviewed: while a token-array binding lives, the three functions are
+# hooked and INFO says so; a receiver killed holding its tokens gives
+# every niov back (its socket's destroy), and the hooks go with the
+# binding.
+reviewed_held() {
+	local ref id
+	ref=$(cat /sys/module/devmemx/refcnt)
+	recv_start rx 5305 $((4 << 20)) --queues 2 --provider devmemx \
+		--udmabuf 16M --hugetlb --rx-page-size 64K --autorelease 0 --hold 600
+	dx_defer dx_stop "${DX_RECV_PID[rx]}"
+	send 5305 $((4 << 20)) || fail "send: $(cat /tmp/rx.err)"
+	holding() { grep -q "holding [0-9]* tokens" /tmp/rx.err; }
+	wait_until 20 holding || fail "receiver holds no tokens: $(cat /tmp/rx.err)"
+	expect_eq "$(tok_hooked)" "$all_hooked" "hooked with a token-array binding"
+	token_array hooked "reviewed for $DX_KVER"
+	# One socket's array: 256 niovs of 64K, 4 bytes each, and its head.
+	expect_eq "$(tok_mem)" "1 1048" "token-sockets and token-bytes while held"
+	id=$(rxx devmemx -j show | json_ids)
+	expect_eq "$(rxx devmemx show "$id" | grep '^autorelease:')" \
+		"autorelease: token-array" "show of the receiver's binding"
+	expect_eq "$(dx_live | cut -d" " -f1)" 1 "bindings while tokens are held"
+	kill -9 "${DX_RECV_PID[rx]}"
+	wait "${DX_RECV_PID[rx]}" 2>/dev/null || true
+	flush_deferred_skbs
+	dx_wait_idle
+	left_nothing "$ref" "a receiver killed holding its tokens"
+	expect_eq "$(tok_mem)" "0 0" "token-sockets and token-bytes after its close"
+	wait_until 10 tok_unhooked || fail "hooks left after the binding: $(tok_hooked)"
+}
+dx_case reviewed-held reviewed_held
+
+# probe ARGS...: an 8M flow received into 4K buffers with every token held,
+# then SO_DEVMEM_DONTNEED probed (devmemx-rx --probe-dontneed); its answers.
+probe() {
+	local bytes=$((8 << 20))
+	recv_start rx 5306 $bytes --queues 2 --udmabuf 16M --hold 600 \
+		--probe-dontneed "$@"
+	send 5306 $bytes || fail "send $bytes bytes ($*): $(cat /tmp/rx.err)"
+	recv_check rx $bytes
+	sed -n 's/.*"dontneed_probe":"\([^"]*\)".*/\1/p' /tmp/rx.json
+}
+
+# Reviewed: SO_DEVMEM_DONTNEED answers alike on in-tree devmem, the xarray
+# and the token array: 1025 fragments give back 1024; a held token gives
+# back one fragment a call, as often as it is held, then nothing; a token
+# not held and one past any binding nothing; 129 entries, a length not of
+# entries, and a UDP socket are refused. What the receiver still held
+# comes back at its close.
+reviewed_dontneed() {
+	local mode got h re
+	re='^limit=1024 more=([0-9]+)/([0-9]+) again=0 unheld=0 past=0 entries=EINVAL odd=EINVAL udp=EBADF$'
+	for mode in "--provider netdev" "--provider devmemx --autorelease 1" \
+		"--provider devmemx --autorelease 0"; do
+		# shellcheck disable=SC2086
+		got=$(probe $mode)
+		[[ $got =~ $re ]] || fail "$mode: DONTNEED answered '$got'"
+		h=${BASH_REMATCH[2]}
+		expect_eq "${BASH_REMATCH[1]}" "$h" "$mode: a token held $h times gave back"
+		[ "$h" -ge 1 ] || fail "$mode: the 1025th fragment's token is held $h times"
+		flush_deferred_skbs
+		dx_wait_idle
+		echo "# $mode: $got"
+	done
+}
+dx_case reviewed-dontneed reviewed_dontneed
 
 # Reviewed: autorelease 1 (and none) binds, and a verified flow arrives.
 reviewed_xarray() {

@@ -41,6 +41,8 @@ struct rx_ctx {
 	struct rx_stats *st;
 	uint64_t off;			/* stream offset of the next byte */
 	uint64_t frags;			/* dma-buf fragments seen */
+	unsigned int niov_shift;	/* log2 of the buffer size asked for */
+	uint32_t last_token;		/* the previous fragment's */
 	struct dmabuf_token tok[RX_TOKEN_ENTRIES];
 	unsigned int ntok;		/* entries in tok[] */
 	unsigned int nfrags;		/* tokens they cover */
@@ -337,6 +339,12 @@ static int rx_frag(struct rx_ctx *c, const struct dmabuf_cmsg *d)
 	ret = c->o->hold_bytes ? rx_batch_last(c) : 0;
 	if (ret)
 		return ret;
+	/* What a token is: its niov's index in the dma-buf (token array)? */
+	if (d->frag_token == d->frag_offset >> c->niov_shift)
+		c->st->tokens_at_index++;
+	if (c->frags && d->frag_token == c->last_token)
+		c->st->token_repeats++;
+	c->last_token = d->frag_token;
 	c->frags++;
 	c->off += d->frag_size;
 	if (c->holding)
@@ -481,6 +489,29 @@ static ssize_t rx_recvmsg(struct rx_ctx *c, struct msghdr *msg, size_t ctrl_len)
 	}
 }
 
+/*
+ * --probe-dontneed: the stream ended with every token held; probe the
+ * kernel's answers (rx-probe.c) and leave what is held to the close.
+ */
+static int rx_probe(struct rx_ctx *c)
+{
+	uint32_t *flat;
+	size_t i, n = 0;
+	uint32_t k;
+	int ret;
+
+	flat = malloc(c->held_frags * sizeof(*flat));
+	if (!flat)
+		return -ENOMEM;
+	for (i = 0; i < c->nheld; i++)
+		for (k = 0; k < c->held[i].token_count; k++)
+			flat[n++] = c->held[i].token_start + k;
+	ret = rx_probe_dontneed(c->fd, flat, n, c->st->probe,
+				sizeof(c->st->probe));
+	free(flat);
+	return ret;
+}
+
 static int rx_loop(struct rx_ctx *c, uint8_t *iov, void *ctrl, size_t ctrl_len)
 {
 	struct iovec v = { .iov_base = iov, .iov_len = RX_IOV_LEN };
@@ -492,6 +523,8 @@ static int rx_loop(struct rx_ctx *c, uint8_t *iov, void *ctrl, size_t ctrl_len)
 
 	for (;;) {
 		n = rx_recvmsg(c, &msg, ctrl_len);
+		if (n == 0 && c->holding && c->hold_end && c->o->probe_dontneed)
+			return rx_probe(c);
 		if (n == 0 && c->holding && c->hold_end) {
 			/* The stream ended inside the hold: keep it to the end. */
 			int left = rx_hold_left_ms(c);
@@ -548,7 +581,10 @@ int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 {
 	size_t ctrl_len = RX_MAX_CMSGS * CMSG_SPACE(sizeof(struct dmabuf_cmsg));
 	struct rx_ctx c = { .fd = fd, .o = o, .buf = buf, .id = binding_id,
-			    .st = st, .holding = o->hold > 0 || o->hold_bytes };
+			    .st = st, .holding = o->hold > 0 || o->hold_bytes,
+			    .niov_shift = __builtin_ctzll(o->rx_page_size ?
+							  o->rx_page_size :
+							  (uint64_t)getpagesize()) };
 	struct timespec t0, t1;
 	struct rusage r0, r1;
 	uint8_t *iov;

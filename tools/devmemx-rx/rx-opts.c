@@ -145,7 +145,7 @@ const char rx_recv_synopsis[] =
 	"                       [--provider netdev|devmemx] [--rx-page-size SIZE]\n"
 	"                       [--autorelease 0|1]\n"
 	"                       [--seed N] [--no-flow-rule] [--timeout SEC] [--listen ADDR]\n"
-	"                       [--hold SEC]\n";
+	"                       [--hold SEC [--probe-dontneed]]\n";
 
 const char rx_recv_help[] =
 	"recv: make a dma-buf, bind it to RX queues of IFNAME, steer TCP port PORT\n"
@@ -194,7 +194,11 @@ const char rx_recv_help[] =
 	"  --hold SEC            keep every token for SEC s from the first byte, then\n"
 	"                        return them all and go on as usual: with a dma-buf\n"
 	"                        smaller than the flow, the binding runs out of\n"
-	"                        buffers and the flow stalls until then\n";
+	"                        buffers and the flow stalls until then\n"
+	"  --probe-dontneed      (tests) with --hold, once the stream ended: ask\n"
+	"                        SO_DEVMEM_DONTNEED past its limits and for tokens\n"
+	"                        not held, report the answers (JSON dontneed_probe),\n"
+	"                        and close holding the rest\n";
 
 static int recv_opt(int c, char *arg, int argc, char **argv,
 		    struct rx_opts *o)
@@ -240,6 +244,9 @@ static int recv_opt(int c, char *arg, int argc, char **argv,
 		return 0;
 	case O_HOLD:
 		return rx_parse_seconds(arg, "--hold", &o->hold);
+	case O_PROBE_DONTNEED:
+		o->probe_dontneed = true;
+		return 0;
 	case O_VERIFY_EVERY:
 		return rx_parse_every(arg, &o->verify_every);
 	case ':':
@@ -293,6 +300,7 @@ static const struct option rx_options[] = {
 	{ "configs", required_argument, NULL, O_CONFIGS },
 	{ "fill", required_argument, NULL, O_FILL },
 	{ "hold", required_argument, NULL, O_HOLD },
+	{ "probe-dontneed", no_argument, NULL, O_PROBE_DONTNEED },
 	{ "sender-tasks", required_argument, NULL, O_SENDER_TASKS },
 	{ "verify-every", required_argument, NULL, O_VERIFY_EVERY },
 	{ "hold-bytes", required_argument, NULL, O_HOLD_BYTES },
@@ -339,6 +347,8 @@ static int recv_check(const struct rx_opts *o, bool got_expect)
 		return dx_bad_usage("--autorelease is devmemx's: add --provider devmemx (in-tree devmem of this kernel has no autorelease)");
 	if (dx_dmabuf_check(&o->buf))
 		return -EINVAL;
+	if (o->probe_dontneed && !o->hold)
+		return dx_bad_usage("--probe-dontneed probes with every token held: add --hold SEC");
 	if (o->listen && !rx_is_addr(o->listen))
 		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
 				    o->listen);
@@ -351,7 +361,7 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 		O_DEV, O_QUEUES, O_PORT, O_EXPECT, RX_BUF, RX_BUF_RECV,
 		O_PROVIDER, O_RX_PAGE_SIZE, O_AUTORELEASE, O_SEED,
 		O_NO_FLOW_RULE, O_TIMEOUT, O_LISTEN, O_HOLD, O_NO_VERIFY,
-		O_VERIFY_EVERY, 'h', 0
+		O_VERIFY_EVERY, O_PROBE_DONTNEED, 'h', 0
 	};
 	struct option opts[ARRAY_SIZE(codes)];
 	bool got_expect = false;

@@ -54,6 +54,10 @@ static void print_json(const struct rx_opts *o, const struct rx_bind *b,
 	dx_json_u64_field(&j, "mismatches", st->mismatches);
 	dx_json_u64_field(&j, "verified_bytes", st->verified_bytes);
 	dx_json_u64_field(&j, "held_max", st->held_max);
+	dx_json_u64_field(&j, "tokens_at_index", st->tokens_at_index);
+	dx_json_u64_field(&j, "token_repeats", st->token_repeats);
+	if (o->probe_dontneed)
+		dx_json_string_field(&j, "dontneed_probe", st->probe);
 	dx_json_u64_field(&j, "frag_off_min", st->off_min);
 	dx_json_u64_field(&j, "frag_off_end", st->off_end);
 	dx_json_bool_field(&j, "verified", !o->no_verify);

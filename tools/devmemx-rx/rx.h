@@ -37,6 +37,7 @@ struct rx_opts {
 	 */
 	uint32_t verify_every;
 	int hold;		/* seconds to keep every token before returning it */
+	bool probe_dontneed;	/* at the end of the hold: rx-probe.c */
 	/*
 	 * Keep tokens until they cover this many payload bytes, then give
 	 * the batch back at once (0: after every recvmsg). With @expect known
@@ -146,6 +147,9 @@ struct rx_stats {
 	uint64_t mismatches;
 	uint64_t verified_bytes;	/* of them, compared with the pattern */
 	uint64_t held_max;	/* most tokens held at once (--hold) */
+	uint64_t tokens_at_index;	/* a frag's token: its offset / buffer size */
+	uint64_t token_repeats;	/* a frag's token: the previous frag's */
+	char probe[160];	/* --probe-dontneed's answers */
 	uint64_t off_min;	/* the dma-buf offsets the frags covered */
 	uint64_t off_end;
 	double bind_sec;	/* the bind request, at its caller */
@@ -162,6 +166,10 @@ uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns);
 
 int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	       uint32_t binding_id, struct rx_stats *st);
+
+/* rx-probe.c: SO_DEVMEM_DONTNEED's answers, @flat the held tokens (sorted). */
+int rx_probe_dontneed(int fd, uint32_t *flat, size_t n, char *out,
+		      size_t len);
 
 /* rx-signal.c: SIGINT/SIGTERM, delivered only while waiting; the device. */
 extern volatile int rx_stop_sig;

@@ -526,7 +526,7 @@ const struct cli_cmd cli_cmd_bind = {
 	"                        and that wastes at most W of the dma-buf\n"
 	"  max-waste W           for size auto: bytes (256K) or a share (0.5%; default 1%)\n"
 	"  autorelease 0|1       how tokens come back: 0 the token array (refused while\n"
-	"                        info says other than token-array: hooked), 1 the\n"
+	"                        info says token-array: unavailable), 1 the\n"
 	"                        socket's xarray (the kernel's default, as in-tree)\n"
 	"  --udmabuf SIZE        a new dma-buf of SIZE bytes: a memfd via /dev/udmabuf\n"
 	"  --hugetlb             back it with 2M huge pages (SIZE a multiple of 2M)\n"

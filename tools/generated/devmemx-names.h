@@ -67,6 +67,8 @@ static const struct dx_attr dx_info_attrs[] = {
 	[DEVMEMX_A_INFO_PAGE_POOLS] = { "page-pools", DX_U32 },
 	[DEVMEMX_A_INFO_TOKEN_ARRAY] = { "token-array", DX_U32, DX_ENUM, dx_token_array_names },
 	[DEVMEMX_A_INFO_TOKEN_ARRAY_WHY] = { "token-array-why", DX_STRING },
+	[DEVMEMX_A_INFO_TOKEN_SOCKETS] = { "token-sockets", DX_U32 },
+	[DEVMEMX_A_INFO_TOKEN_BYTES] = { "token-bytes", DX_U64, DX_SIZE },
 	[DEVMEMX_A_INFO_MAX + 1] = { NULL }
 };
 

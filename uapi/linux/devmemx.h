@@ -90,9 +90,11 @@ enum devmemx_autorelease {
  *   (autorelease token-array).
  * @DEVMEMX_TOKEN_ARRAY_UNAVAILABLE: Not on this kernel; token-array-why says
  *   why.
- * @DEVMEMX_TOKEN_ARRAY_READY: A reviewed kernel whose checks passed; this
- *   build has no hooks yet, so autorelease token-array is still refused.
- * @DEVMEMX_TOKEN_ARRAY_HOOKED: The token path's hooks are in place.
+ * @DEVMEMX_TOKEN_ARRAY_READY: A reviewed kernel whose checks passed: bindings
+ *   may ask for autorelease token-array, and the first one hooks the token
+ *   path.
+ * @DEVMEMX_TOKEN_ARRAY_HOOKED: The token path's hooks are in place, while a
+ *   token-array binding, or a socket that received from one, is left.
  */
 enum devmemx_token_array {
 	DEVMEMX_TOKEN_ARRAY_UNAVAILABLE,
@@ -110,6 +112,8 @@ enum {
 	DEVMEMX_A_INFO_PAGE_POOLS,
 	DEVMEMX_A_INFO_TOKEN_ARRAY,
 	DEVMEMX_A_INFO_TOKEN_ARRAY_WHY,
+	DEVMEMX_A_INFO_TOKEN_SOCKETS,
+	DEVMEMX_A_INFO_TOKEN_BYTES,
 
 	__DEVMEMX_A_INFO_MAX,
 	DEVMEMX_A_INFO_MAX = (__DEVMEMX_A_INFO_MAX - 1)
