@@ -48,8 +48,8 @@ for set in main flows4; do
 	done
 	# devmemx reports its metadata; in-tree's comes from BTF.
 	meta=$(csv_col meta_source $csv) prov=$(csv_col provider $csv)
-	awk -F, -v m=$meta -v p=$prov 'NR > 1 && ($p == "devmemx") != ($m == "devmemx") { exit 1 }
-		NR > 1 && $p != "devmemx" && $m != "btf" { exit 1 }' $csv ||
+	awk -F, -v m=$meta -v p=$prov 'NR > 1 && ($p ~ /^devmemx(-tok)?$/) != ($m == "devmemx") { exit 1 }
+		NR > 1 && $p !~ /^devmemx/ && $m != "btf" { exit 1 }' $csv ||
 		fail "$set: metadata sources: $(cut -d, -f$prov,$meta $csv | tr '\n' ' ')"
 	# The table: one row per configuration, the ratios, in the file and
 	# on stdout.
@@ -63,6 +63,10 @@ for set in main flows4; do
 	for sz in 4K 64K; do
 		grep -q "^| devmemx-$sz / zcrx-$sz | receiving host s/GiB | " $md ||
 			fail "$set: no devmemx-$sz / zcrx-$sz ratio"
+		for vs in devmemx zcrx netdev; do
+			grep -q "^| devmemx-tok-$sz / $vs-$sz | receiving host s/GiB | " $md ||
+				fail "$set: no devmemx-tok-$sz / $vs-$sz ratio"
+		done
 	done
 	# zcrx placed every byte itself: no copy fallback (cmsgs_linear
 	# counts zcrx's copies), and its buffers were the size asked for.

@@ -183,6 +183,116 @@ reviewed_held() {
 }
 dx_case reviewed-held reviewed_held
 
+# TcpExt's COUNTER in netns rx.
+tcpext() {
+	ip netns exec rx awk -v c="$1" '$1 == "TcpExt:" && !n { for (i = 2; i <= NF; i++) k[i] = $i; n = 1; next }
+		$1 == "TcpExt:" { for (i = 2; i <= NF; i++) if (k[i] == c) print $i }' /proc/net/netstat
+}
+
+# close_holding PORT HOW: a receiver holding every token of 1M of a
+# connection its peer keeps open (bash's /dev/tcp: 1M, 3 s, 1M more) is
+# killed; HOW "reset": stopped first, so that the second 1M waits unread
+# and its close resets the connection (TcpExt TCPAbortOnClose); "orphan":
+# it read all, and its close leaves an orphan in FIN_WAIT that goes when
+# its FIN is acked. Either way every niov comes back at the destroy.
+close_holding() {
+	local port=$1 how=$2 ref aborts peer conn
+	ref=$(cat /sys/module/devmemx/refcnt)
+	aborts=$(tcpext TCPAbortOnClose)
+	# 4K buffers: 4096 of them, so that the second 1M finds buffers too
+	# (64K ones each hold a few packets only, and 1M can take them all).
+	recv_start rx "$port" $((2 << 20)) --queues 2 --provider devmemx \
+		--udmabuf 16M --autorelease 0 --hold 600 --no-verify
+	dx_defer dx_stop "${DX_RECV_PID[rx]}"
+	sleep 1
+	ip netns exec tx bash -c "exec 3<>/dev/tcp/192.0.2.2/$port &&
+		head -c 1048576 /dev/zero >&3 && sleep 3 &&
+		head -c 1048576 /dev/zero >&3 && exec sleep 600" &
+	peer=$!
+	dx_defer dx_stop "$peer"
+	got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
+	wait_until 20 got_array || fail "$how: no token array: $(cat /tmp/rx.err)"
+	[ "$how" = reset ] && kill -STOP "${DX_RECV_PID[rx]}"
+	sleep 5
+	# The connection's queues (hex tx:rx) and state, for a failure below.
+	conn=$(ip netns exec rx awk -v p="$(printf ':%04X' "$port")" \
+		'$2 ~ p"$" { print $4, $5 }' /proc/net/tcp /proc/net/tcp6)
+	conn="$conn; the peer's: $(ip netns exec tx awk -v p="$(printf ':%04X' "$port")" \
+		'$3 ~ p"$" { print $4, $5 }' /proc/net/tcp /proc/net/tcp6); $(grep -c . /tmp/rx.err) receiver lines: $(tail -n 2 /tmp/rx.err)"
+	kill -9 "${DX_RECV_PID[rx]}"
+	wait "${DX_RECV_PID[rx]}" 2>/dev/null || true
+	no_array() { [ "$(tok_mem)" = "0 0" ]; }
+	wait_until 20 no_array || fail "$how: the socket's array outlived it: $(tok_mem)"
+	if [ "$how" = reset ]; then
+		[ "$(tcpext TCPAbortOnClose)" -gt "$aborts" ] ||
+			fail "reset: the close reset nothing (TCPAbortOnClose $aborts; state, queues: $conn)"
+	else
+		expect_eq "$(tcpext TCPAbortOnClose)" "$aborts" "orphan: TCPAbortOnClose"
+	fi
+	kill "$peer" 2>/dev/null || true
+	wait "$peer" 2>/dev/null || true
+	flush_deferred_skbs
+	dx_wait_idle
+	left_nothing "$ref" "a $how close holding tokens"
+	wait_until 10 tok_unhooked || fail "$how: hooks left: $(tok_hooked)"
+}
+
+# Reviewed: held tokens come back when the socket closes by a reset and
+# as an orphan.
+reviewed_closes() {
+	close_holding 5307 reset
+	close_holding 5308 orphan
+}
+dx_case reviewed-closes reviewed_closes
+
+# Reviewed: a token-array socket takes the fragments of its own binding
+# only. Its flow, moved from queue 2 to queue 3 (an xarray-mode binding)
+# midway, fails its receive with EFAULT, as upstream's does; the other
+# binding and the token array go on.
+reviewed_mixed() {
+	local ref port=5309 rule peer rc=0
+	ref=$(cat /sys/module/devmemx/refcnt)
+	rxx devmemx -j bind dev dxsim1 queues 3 --udmabuf 4M autorelease 1 --persist |
+		json_ids | grep -q . || fail "an xarray binding on queue 3"
+	dx_defer unbind_all
+	rule=$(rxx ethtool -N dxsim1 flow-type tcp4 dst-port $port action 2 |
+		sed -n 's/^Added rule with ID \([0-9]*\)$/\1/p')
+	[ -n "$rule" ] || fail "tcp4 rule to queue 2"
+	recv_start rx $port $((2 << 20)) --queues 2 --provider devmemx \
+		--udmabuf 16M --hugetlb --rx-page-size 64K --autorelease 0 \
+		--no-flow-rule --no-verify
+	dx_defer dx_stop "${DX_RECV_PID[rx]}"
+	sleep 1
+	ip netns exec tx bash -c "exec 3<>/dev/tcp/192.0.2.2/$port &&
+		head -c 1048576 /dev/zero >&3 && sleep 3 &&
+		head -c 1048576 /dev/zero >&3 && exec sleep 600" &
+	peer=$!
+	dx_defer dx_stop "$peer"
+	got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
+	wait_until 20 got_array || fail "no token array: $(cat /tmp/rx.err)"
+	rxx ethtool -N dxsim1 delete "$rule"
+	rule=$(rxx ethtool -N dxsim1 flow-type tcp4 dst-port $port action 3 |
+		sed -n 's/^Added rule with ID \([0-9]*\)$/\1/p')
+	[ -n "$rule" ] || fail "tcp4 rule to queue 3"
+	dx_defer rxx ethtool -N dxsim1 delete "$rule"
+	wait "${DX_RECV_PID[rx]}" || rc=$?
+	expect_eq "$rc" 1 "the receiver's exit"
+	grep -q "^devmemx-rx: recvmsg after [0-9]* bytes: Bad address$" /tmp/rx.err ||
+		fail "no EFAULT: $(cat /tmp/rx.err)"
+	kill "$peer" 2>/dev/null || true
+	wait "$peer" 2>/dev/null || true
+	no_array() { [ "$(tok_mem)" = "0 0" ]; }
+	wait_until 20 no_array || fail "the socket's array outlived it: $(tok_mem)"
+	# The xarray binding is still there (the receiver's listed until its
+	# niovs are back); a token-array flow still runs.
+	one_left() { flush_deferred_skbs; [ "$(rxx devmemx -j show | json_ids | wc -l)" = 1 ]; }
+	wait_until 20 one_left || fail "bindings left: $(rxx devmemx -j show | json_ids)"
+	flow_tokens --udmabuf 4M --autorelease 0
+	unbind_all
+	left_nothing "$ref" "a token-array socket refused another binding's fragment"
+}
+dx_case reviewed-mixed reviewed_mixed
+
 # probe ARGS...: an 8M flow received into 4K buffers with every token held,
 # then SO_DEVMEM_DONTNEED probed (devmemx-rx --probe-dontneed); its answers.
 probe() {

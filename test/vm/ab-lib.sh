@@ -7,6 +7,7 @@
 # and io_uring zcrx (its dma-buf areas, one per queue) at each size.
 ab_configs() {
 	local c=netdev-4K,netdev-nodx-4K,devmemx-4K,devmemx-16K,devmemx-32K,devmemx-64K
+	c+=,devmemx-tok-4K,devmemx-tok-64K
 	[ "$DX_SERIES" = 7.2 ] || c+=,netdev-16K,netdev-64K
 	echo "$c,zcrx-4K,zcrx-16K,zcrx-32K,zcrx-64K"
 }
@@ -144,7 +145,7 @@ ab_sockets() {
 	[ "$(cat /proc/sys/vm/nr_hugepages)" -ge 136 ] ||
 		fail "sockets: only $(cat /proc/sys/vm/nr_hugepages) of 136 huge pages"
 	for n in 1 16 64; do
-		ab_run "sockets-$n" "$out" --configs netdev-4K,devmemx-4K,devmemx-64K \
+		ab_run "sockets-$n" "$out" --configs netdev-4K,devmemx-4K,devmemx-64K,devmemx-tok-4K,devmemx-tok-64K \
 			--queues 2,3 --flows $n --hold-bytes 1M --bytes "$bytes" \
 			--runs "$runs" ${seed:+--seed $seed} --udmabuf 256M --hugetlb "$@"
 	done

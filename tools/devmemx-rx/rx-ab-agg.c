@@ -214,9 +214,14 @@ const struct ab_result *ab_held_of(const struct ab_cfg *cfg,
 	return NULL;
 }
 
-/* The kernel's memory for held tokens: sk_user_frags nodes (BTF size). */
+/*
+ * The kernel's memory for held tokens: sk_user_frags nodes (BTF size); for
+ * the token array, its sockets' arrays (devmemx's INFO token-bytes).
+ */
 double ab_token_mem(const struct ab_result *x)
 {
+	if (x->cfg->prov == AB_DEVMEMX_TOK)
+		return x->have_tok ? (double)x->tok_bytes : NAN;
 	return x->xa_node_size > 0 ? (double)x->xa_nodes * x->xa_node_size : NAN;
 }
 

@@ -292,6 +292,11 @@ static void ab_gate_measure(struct ab_gate *g, unsigned int started,
 	r->held_tokens = g->tokens;
 	r->held_bytes = g->bytes;
 	r->xa_nodes = g->nodes;
+	/* The token array keeps no xarray: its sockets' arrays, as INFO says. */
+	if (r->cfg->prov == AB_DEVMEMX_TOK) {
+		r->xa_nodes = 0;
+		r->have_tok = !rx_token_bytes(&r->tok_bytes);
+	}
 	g->open = true;
 	pthread_cond_broadcast(&g->cond);
 	pthread_mutex_unlock(&g->lock);

@@ -18,6 +18,7 @@ const char *ab_prov_name(enum ab_prov p)
 	static const char * const names[AB_NPROV] = {
 		[AB_NETDEV] = "netdev", [AB_DEVMEMX] = "devmemx",
 		[AB_NETDEV_NODX] = "netdev-nodx", [AB_ZCRX] = "zcrx",
+		[AB_DEVMEMX_TOK] = "devmemx-tok",
 	};
 
 	return names[p];
@@ -49,7 +50,7 @@ static int ab_providers(char *arg, struct ab_opts *o)
 		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
 			;
 		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx, netdev-nodx or zcrx",
+			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx, devmemx-tok, netdev-nodx or zcrx",
 					    t);
 		for (i = 0; i < o->nprovs; i++)
 			if (o->provs[i] == p)
@@ -76,7 +77,7 @@ static int ab_configs(char *arg, struct ab_opts *o)
 		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
 			;
 		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx, netdev-nodx or zcrx",
+			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx, devmemx-tok, netdev-nodx or zcrx",
 					    t);
 		if (o->nconfigs == AB_MAX_CFGS)
 			return dx_bad_usage("more than %d configurations in --configs",

@@ -190,6 +190,28 @@ static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
 		snprintf(what, sizeof(what), "devmemx-%s / zcrx-%s", sz, sz);
 		ab_ratio(f, what, cm, &g[i], y, AB_BAR_CPU, 1.00, true);
 	}
+	/* The token array against the xarray, zcrx and in-tree at its size. */
+	for (i = 0; i < ncfgs; i++) {
+		static const struct { enum ab_prov p; const char *name; double bar; } vs[] = {
+			{ AB_DEVMEMX, "devmemx", 0.95 }, { AB_ZCRX, "zcrx", 1.00 },
+			{ AB_NETDEV, "netdev", 1.00 },
+		};
+		unsigned int k;
+
+		if (cfgs[i].prov != AB_DEVMEMX_TOK)
+			continue;
+		ab_fmt_size(sz, sizeof(sz), cfgs[i].size);
+		for (k = 0; k < sizeof(vs) / sizeof(vs[0]); k++) {
+			const struct ab_agg *y = ab_find(cfgs, g, ncfgs, vs[k].p,
+							 cfgs[i].size);
+
+			if (!y)
+				continue;
+			snprintf(what, sizeof(what), "devmemx-tok-%s / %s-%s", sz,
+				 vs[k].name, sz);
+			ab_ratio(f, what, cm, &g[i], y, AB_BAR_CPU, vs[k].bar, true);
+		}
+	}
 	ab_ratio(f, "netdev-4K / netdev-nodx-4K", cm,
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page),
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV_NODX, page), AB_BAR_CPU, 1.01,
@@ -224,7 +246,7 @@ static void ab_held_table(FILE *f, const struct ab_opts *o,
 	double mem;
 
 	ab_fmt_size(hb, sizeof(hb), o->hold_bytes);
-	fprintf(f, "\nToken memory, from each configuration's first run: each of the %u flows returned its tokens in batches of %s and held its last batch (the stream's last %s) until every flow held one; the kernel then kept a token per fragment in each socket's sk_user_frags xarray. Nodes: the xarray nodes those token ids need (64 ids a node, %ld B each from BTF). (The CSV's slab_objs is radix_tree_node's growth over the run from /proc/slabinfo: exact only where that cache has a debug flag, e.g. slub_debug=F,radix_tree_node; otherwise per-CPU sheaves and slabs hide it.)\n\n",
+	fprintf(f, "\nToken memory, from each configuration's first run: each of the %u flows returned its tokens in batches of %s and held its last batch (the stream's last %s) until every flow held one; the kernel then kept a token per fragment in each socket's sk_user_frags xarray. Nodes: the xarray nodes those token ids need (64 ids a node, %ld B each from BTF). (The CSV's slab_objs is radix_tree_node's growth over the run from /proc/slabinfo: exact only where that cache has a debug flag, e.g. slub_debug=F,radix_tree_node; otherwise per-CPU sheaves and slabs hide it.) devmemx-tok keeps no xarray: its token memory is the sockets' token arrays, 4 B per niov of the binding each, as devmemx's info token-bytes counts them at the gate.\n\n",
 		o->flows, hb, hb, x ? x->xa_node_size : -1L);
 	fprintf(f, "| configuration | flows holding | tokens held | KiB held | xarray nodes | token memory KiB | per flow B | MiB per GiB held |\n");
 	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|---:|\n");

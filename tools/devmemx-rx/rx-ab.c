@@ -174,7 +174,7 @@ static void ab_meta(struct ab *a, const struct rx_bind *b, struct ab_result *r)
 {
 	struct rx_meta m;
 
-	rx_bind_meta(b, r->cfg->prov == AB_DEVMEMX, a->buf.size, r->cfg->size,
+	rx_bind_meta(b, ab_prov_devmemx(r->cfg->prov), a->buf.size, r->cfg->size,
 		     a->net_iov_size, &m);
 	r->dmabuf_bytes = a->buf.size;
 	r->niov_count = m.niov_count;
@@ -232,7 +232,7 @@ static int ab_zcrx_open(struct ab *a, struct ab_zq *zq, uint32_t size)
 static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 {
 	r->verified = verify;
-	struct rx_bind bind = { .ops = rx_provider_find(r->cfg->prov == AB_DEVMEMX ?
+	struct rx_bind bind = { .ops = rx_provider_find(ab_prov_devmemx(r->cfg->prov) ?
 							"devmemx" : "netdev") };
 	bool zcrx = r->cfg->prov == AB_ZCRX;
 	struct ab_flow fl[AB_MAX_FLOWS];
@@ -248,7 +248,10 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 		fl[i].rule.fd = -1;
 	}
 	a->ro.rx_page_size = r->cfg->size;
-	if (r->cfg->prov != AB_DEVMEMX && r->cfg->size == sysconf(_SC_PAGESIZE))
+	/* devmemx-tok: the token array (autorelease 0); else not sent. */
+	a->ro.has_autorelease = r->cfg->prov == AB_DEVMEMX_TOK;
+	a->ro.autorelease = 0;
+	if (!ab_prov_devmemx(r->cfg->prov) && r->cfg->size == sysconf(_SC_PAGESIZE))
 		a->ro.rx_page_size = 0;	/* what a 7.2 kernel takes */
 	ret = r->cfg->prov == AB_NETDEV_NODX ? ab_dx_unload(a) : 0;
 	if (!ret && zcrx) {

@@ -36,7 +36,14 @@ struct ab_cpus {
  * Who provides the buffers: in-tree devmem (netdev, with devmemx loaded or
  * not), devmemx, or io_uring zcrx (an interface queue per RX queue).
  */
-enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_ZCRX, AB_NPROV };
+enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_ZCRX, AB_DEVMEMX_TOK,
+	       AB_NPROV };
+
+/* devmemx's, with the xarray (devmemx) or the token array (devmemx-tok). */
+static inline bool ab_prov_devmemx(enum ab_prov p)
+{
+	return p == AB_DEVMEMX || p == AB_DEVMEMX_TOK;
+}
 
 struct ab_opts {
 	const char *dev;
@@ -150,6 +157,8 @@ struct ab_result {
 	bool have_held;
 	unsigned int held_flows;
 	uint64_t held_tokens, held_bytes, xa_nodes;
+	bool have_tok;			/* devmemx-tok: the token arrays' bytes */
+	uint64_t tok_bytes;
 	long xa_node_size;		/* BTF; <= 0: unknown */
 	bool have_slab;
 	int64_t slab_objs;

@@ -168,6 +168,30 @@ static int devmemx_bind(struct rx_bind *b, const struct rx_opts *o,
 			  what);
 }
 
+static int token_bytes_reply(const struct dx_reply *r, void *arg)
+{
+	if (!r->tb[DEVMEMX_A_INFO_TOKEN_BYTES])
+		return -EPROTO;
+	*(uint64_t *)arg = nla_get_u64(r->tb[DEVMEMX_A_INFO_TOKEN_BYTES]);
+	return 0;
+}
+
+int rx_token_bytes(uint64_t *bytes)
+{
+	struct dx_nl nl;
+	struct nl_msg *msg;
+	int ret;
+
+	ret = dx_nl_open(&nl, DEVMEMX_FAMILY_NAME);
+	if (ret)
+		return ret;
+	msg = dx_nl_msg(&nl, DEVMEMX_CMD_INFO, false);
+	ret = msg ? dx_nl_call(&nl, msg, DEVMEMX_A_INFO_MAX, token_bytes_reply,
+			       bytes, "info") : -ENOMEM;
+	dx_nl_close(&nl);
+	return ret;
+}
+
 static const struct rx_provider providers[] = {
 	{ "netdev", netdev_open, netdev_bind, bind_nl_close },
 	{ "devmemx", devmemx_open, devmemx_bind, bind_nl_close },

@@ -99,6 +99,8 @@ struct rx_provider {
 };
 
 const struct rx_provider *rx_provider_find(const char *name);
+/* What devmemx's token arrays take now, all sockets' (INFO token-bytes). */
+int rx_token_bytes(uint64_t *bytes);
 
 /*
  * The metadata of binding @b of @dmabuf_bytes at niovs of @niov_size:
