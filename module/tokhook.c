@@ -373,22 +373,36 @@ void devmemx_tokhook_put(void)
 	devmemx_tokhook_idle();
 }
 
+/* Under devmemx_tok_lock. */
+static void devmemx_tok_unhook_all(void)
+{
+	if (!devmemx_tok_hooked)
+		return;
+	devmemx_tok_unhook(ARRAY_SIZE(devmemx_tok_hooks));
+	WRITE_ONCE(devmemx_tok_hooked, false);
+}
+
 static void devmemx_tok_work_fn(struct work_struct *w)
 {
 	mutex_lock(&devmemx_tok_lock);
-	if (devmemx_tok_hooked && !atomic_read(&devmemx_tok_users) &&
-	    !atomic_read(&devmemx_tok_socks)) {
-		devmemx_tok_unhook(ARRAY_SIZE(devmemx_tok_hooks));
-		WRITE_ONCE(devmemx_tok_hooked, false);
-	}
+	if (!atomic_read(&devmemx_tok_users) && !atomic_read(&devmemx_tok_socks))
+		devmemx_tok_unhook_all();
 	mutex_unlock(&devmemx_tok_lock);
 }
 
-/* Module exit: no binding and no socket holds the module any more. */
+/*
+ * Module exit: no binding and no socket holds the module any more. The
+ * hooks go whatever the counts say: ftrace must never keep ops in freed
+ * module memory.
+ */
 void devmemx_tokhook_exit(void)
 {
 	cancel_work_sync(&devmemx_tok_work);
-	devmemx_tok_work_fn(&devmemx_tok_work);
+	mutex_lock(&devmemx_tok_lock);
+	WARN_ON_ONCE(atomic_read(&devmemx_tok_users) ||
+		     atomic_read(&devmemx_tok_socks));
+	devmemx_tok_unhook_all();
+	mutex_unlock(&devmemx_tok_lock);
 }
 
 /*
