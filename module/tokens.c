@@ -39,6 +39,12 @@ struct devmemx_tok_sock {
 	u32 n;				/* its niovs, the tokens */
 	struct devmemx_binding *b;	/* followed only while a uref is held */
 	size_t bytes;			/* what this took, as allocated */
+	/*
+	 * The lowest and highest token ever counted (lo > hi: none): what
+	 * the close scans. Written by the receive only, under the socket's
+	 * lock, and read at the destroy, which never runs beside it.
+	 */
+	u32 lo, hi;
 	atomic_t urefs[];
 };
 
@@ -86,7 +92,10 @@ static struct devmemx_tok_sock *devmemx_tok_make(struct sock *sk,
 	size_t bytes;
 	int err;
 
-	if (!xa_empty(&sk->sk_user_frags))
+	unsigned long idx = 0;
+
+	/* Not xa_empty(): a failed store below can leave nodes behind. */
+	if (xa_find(&sk->sk_user_frags, &idx, U32_MAX, XA_PRESENT))
 		return ERR_PTR(-EFAULT);
 	bytes = struct_size(ts, urefs, b->niov_count);
 	if (atomic_long_add_return(bytes, &devmemx_tok_bytes) >
@@ -105,6 +114,7 @@ static struct devmemx_tok_sock *devmemx_tok_make(struct sock *sk,
 	ts->n = b->niov_count;
 	ts->b = b;
 	ts->bytes = bytes;
+	ts->lo = U32_MAX;
 	do {
 		xas_lock_bh(&xas);
 		xas_store(&xas, ts);
@@ -134,9 +144,12 @@ static int devmemx_tok_cmsg(struct msghdr *msg, int type,
 }
 
 /*
- * One fragment's cmsg: its token counted and its niov referenced first, so
+ * One fragment's cmsg: its niov referenced and its token counted first, so
  * that a DONTNEED of that token in between finds what it releases; both
- * undone when the cmsg cannot be put (unless a DONTNEED took them).
+ * undone when the cmsg cannot be put (unless a DONTNEED took them). A
+ * niov is counted at most INT_MAX times a socket (MSG_PEEK can count it
+ * again and again): past that the receive fails with EBUSY, as the
+ * kernel's does when its token ids run out.
  */
 static int devmemx_tok_frag(struct devmemx_tok_sock *ts,
 			    struct devmemx_binding *b, struct net_iov *niov,
@@ -148,7 +161,12 @@ static int devmemx_tok_frag(struct devmemx_tok_sock *ts,
 	if (WARN_ON_ONCE(t >= ts->n))
 		return -EFAULT;
 	atomic_long_inc(&niov->desc.pp_ref_count);
-	atomic_inc(&ts->urefs[t]);
+	if (!atomic_add_unless(&ts->urefs[t], 1, INT_MAX)) {
+		atomic_long_dec(&niov->desc.pp_ref_count);
+		return -EBUSY;
+	}
+	ts->lo = min(ts->lo, t);
+	ts->hi = max(ts->hi, t);
 	c->frag_token = t;
 	err = devmemx_tok_cmsg(msg, SO_DEVMEM_DMABUF, c);
 	if (err && atomic_dec_if_positive(&ts->urefs[t]) >= 0)
@@ -214,9 +232,12 @@ int devmemx_tok_recvmsg(struct sock *sk, const struct sk_buff *skb,
 				start = end;
 				continue;
 			}
-			/* Only the socket's own binding, as upstream's. */
+			/*
+			 * Only the socket's own binding, as upstream's: the same
+			 * one, not another at its freed address.
+			 */
 			b = devmemx_tok_binding(skb_frag_netmem(frag));
-			if (!b || (ts && ts->id != b->id)) {
+			if (!b || (ts && (ts->b != b || ts->id != b->id))) {
 				err = -EFAULT;
 				goto out;
 			}
@@ -262,7 +283,9 @@ out:
  * sock_devmem_dontneed() for a token-array socket, without the socket's
  * lock: each token of each {start, count} drops one of the socket's urefs
  * of that niov, if it holds one; a token returned twice, unheld or past
- * the binding releases nothing. The kernel's limits and errors hold.
+ * the binding releases nothing. The kernel's limits and errors hold: every
+ * token asked for counts towards the 1024, as the kernel counts them
+ * (its u32 token wraps as theirs does).
  */
 int devmemx_tok_dontneed(struct sock *sk, sockptr_t optval,
 			 unsigned int optlen)
@@ -293,8 +316,8 @@ int devmemx_tok_dontneed(struct sock *sk, sockptr_t optval,
 
 			if (++frags > DEVMEMX_TOK_MAX_FRAGS)
 				goto out;
-			if (t < tok[i].token_start || t >= ts->n)
-				break;
+			if (t >= ts->n)
+				continue;
 			if (atomic_dec_if_positive(&ts->urefs[t]) < 0)
 				continue;
 			/* The uref held the niov, its pool and its binding. */
@@ -310,8 +333,9 @@ out:
 
 /*
  * Before tcp_v4_destroy_sock() drains the socket's xarray: take the array
- * out of it and give back every niov the socket still holds. Process
- * context with BH off, or softirq for an orphan: nothing here sleeps.
+ * out of it and give back every niov the socket still holds (it scans the
+ * tokens the socket ever counted). Process context with BH off, or
+ * softirq for an orphan: nothing here sleeps.
  * Whether that was the last socket with an array.
  */
 bool devmemx_tok_close(struct sock *sk)
@@ -324,7 +348,7 @@ bool devmemx_tok_close(struct sock *sk)
 	ts = xa_erase_bh(&sk->sk_user_frags, DEVMEMX_TOK_INDEX);
 	if (!ts)
 		return false;
-	for (t = 0; t < ts->n; t++) {
+	for (t = ts->lo; t <= ts->hi && t < ts->n; t++) {
 		struct net_iov *niov;
 
 		k = atomic_read(&ts->urefs[t]);

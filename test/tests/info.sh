@@ -12,7 +12,7 @@ case $DX_SERIES in
 esac
 # The token array's gate: a stock kernel's release is reviewed, the debug
 # kernel's (7.2.12-dxdebug) is not.
-tok=ready tok_why="reviewed for $DX_KVER; no hooks in this build"
+tok=ready tok_why="reviewed for $DX_KVER"
 [ -z "$DX_DEBUG" ] || tok=unavailable tok_why="not reviewed for $DX_KVER"
 
 expect_err 1 'devmemx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)' \
@@ -41,10 +41,12 @@ bindings: 0
 niovs: 0
 page-pools: 0
 token-array: $tok
-token-array-why: $tok_why" "devmemx info"
+token-array-why: $tok_why
+token-sockets: 0
+token-bytes: 0" "devmemx info"
 
 got=$(devmemx -j info)
-expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0,\"token-array\":\"$tok\",\"token-array-why\":\"$tok_why\"}" \
+expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0,\"token-array\":\"$tok\",\"token-array-why\":\"$tok_why\",\"token-sockets\":0,\"token-bytes\":0}" \
 	"devmemx -j info"
 
 expect_eq "$(cat /sys/module/devmemx/version)" "$DX_VERSION" "module version"
