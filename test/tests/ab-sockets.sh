@@ -84,7 +84,7 @@ for c in netdev-4K devmemx-4K devmemx-64K; do
 	grep -q "^| $c | 16 | " $out/sockets-16.md || fail "sockets: no token memory row for $c: $(cat $out/sockets-16.md)"
 done
 # The token array keeps no xarray: at the gate each of the 16 sockets holds
-# its array, 4 bytes per niov of the binding and a 24-byte head, as
+# its array, 4 bytes per niov of the binding and a 32-byte head, as
 # devmemx's INFO token-bytes counts them; ab's table gives it per flow.
 ab_run sockets-tok $out --configs devmemx-tok-4K,devmemx-tok-64K --queues 2,3 \
 	--flows 16 --hold-bytes 512K --bytes 32M --runs 1 --verify \
@@ -97,7 +97,7 @@ while read -r cfg flows nodes niovs; do
 	[ "$flows" = 16 ] || fail "sockets $cfg: $flows flows held a batch, not 16"
 	expect_eq "$nodes" 0 "sockets $cfg: xarray nodes"
 	per=$(awk -F' *[|] *' -v c="$cfg" '$2 == c && $3 == 16 { print $8 }' $out/sockets-tok.md)
-	expect_eq "$per" $((24 + 4 * niovs)) "sockets $cfg: token memory per flow (B; $niovs niovs)"
+	expect_eq "$per" $((32 + 4 * niovs)) "sockets $cfg: token memory per flow (B; $niovs niovs)"
 	echo "# $cfg: 16 sockets' token arrays, $per B each"
 done <<<"$held"
 

@@ -167,8 +167,8 @@ reviewed_held() {
 	wait_until 20 holding || fail "receiver holds no tokens: $(cat /tmp/rx.err)"
 	expect_eq "$(tok_hooked)" "$all_hooked" "hooked with a token-array binding"
 	token_array hooked "reviewed for $DX_KVER"
-	# One socket's array: 256 niovs of 64K, 4 bytes each, and its head.
-	expect_eq "$(tok_mem)" "1 1048" "token-sockets and token-bytes while held"
+	# One socket's array: 256 niovs of 64K, 4 bytes each, and its 32-byte head.
+	expect_eq "$(tok_mem)" "1 1056" "token-sockets and token-bytes while held"
 	id=$(rxx devmemx -j show | json_ids)
 	expect_eq "$(rxx devmemx show "$id" | grep '^autorelease:')" \
 		"autorelease: token-array" "show of the receiver's binding"
@@ -189,6 +189,20 @@ tcpext() {
 		$1 == "TcpExt:" { for (i = 2; i <= NF; i++) if (k[i] == c) print $i }' /proc/net/netstat
 }
 
+# peer_start PORT: the receiver started is stopped at the case's end; a
+# peer (bash's /dev/tcp, in netns tx) sends it 1M of zeros, 3 s later 1M
+# more, and keeps the connection open until stopped; its pid in $peer.
+peer_start() {
+	dx_defer dx_stop "${DX_RECV_PID[rx]}"
+	sleep 1
+	ip netns exec tx bash -c "exec 3<>/dev/tcp/192.0.2.2/$1 &&
+		head -c 1048576 /dev/zero >&3 && sleep 3 &&
+		head -c 1048576 /dev/zero >&3 && exec sleep 600" &
+	peer=$!
+	dx_defer dx_stop "$peer"
+}
+got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
+
 # close_holding PORT HOW: a receiver holding every token of 1M of a
 # connection its peer keeps open (bash's /dev/tcp: 1M, 3 s, 1M more) is
 # killed; HOW "reset": stopped first, so that the second 1M waits unread
@@ -203,14 +217,7 @@ close_holding() {
 	# (64K ones each hold a few packets only, and 1M can take them all).
 	recv_start rx "$port" $((2 << 20)) --queues 2 --provider devmemx \
 		--udmabuf 16M --autorelease 0 --hold 600 --no-verify
-	dx_defer dx_stop "${DX_RECV_PID[rx]}"
-	sleep 1
-	ip netns exec tx bash -c "exec 3<>/dev/tcp/192.0.2.2/$port &&
-		head -c 1048576 /dev/zero >&3 && sleep 3 &&
-		head -c 1048576 /dev/zero >&3 && exec sleep 600" &
-	peer=$!
-	dx_defer dx_stop "$peer"
-	got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
+	peer_start "$port"
 	wait_until 20 got_array || fail "$how: no token array: $(cat /tmp/rx.err)"
 	[ "$how" = reset ] && kill -STOP "${DX_RECV_PID[rx]}"
 	sleep 5
@@ -261,14 +268,7 @@ reviewed_mixed() {
 	recv_start rx $port $((2 << 20)) --queues 2 --provider devmemx \
 		--udmabuf 16M --hugetlb --rx-page-size 64K --autorelease 0 \
 		--no-flow-rule --no-verify
-	dx_defer dx_stop "${DX_RECV_PID[rx]}"
-	sleep 1
-	ip netns exec tx bash -c "exec 3<>/dev/tcp/192.0.2.2/$port &&
-		head -c 1048576 /dev/zero >&3 && sleep 3 &&
-		head -c 1048576 /dev/zero >&3 && exec sleep 600" &
-	peer=$!
-	dx_defer dx_stop "$peer"
-	got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
+	peer_start "$port"
 	wait_until 20 got_array || fail "no token array: $(cat /tmp/rx.err)"
 	rxx ethtool -N dxsim1 delete "$rule"
 	rule=$(rxx ethtool -N dxsim1 flow-type tcp4 dst-port $port action 3 |
