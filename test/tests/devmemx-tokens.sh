@@ -190,18 +190,27 @@ tcpext() {
 }
 
 # peer_start PORT: the receiver started is stopped at the case's end; a
-# peer (bash's /dev/tcp, in netns tx) sends it 1M of zeros, 3 s later 1M
-# more, and keeps the connection open until stopped; its pid in $peer.
+# peer (bash's /dev/tcp, in netns tx) sends it 1M of zeros (then makes
+# /tmp/peer-1M), 3 s later 1M more, and keeps the connection open until
+# stopped; its pid in $peer.
 peer_start() {
 	dx_defer dx_stop "${DX_RECV_PID[rx]}"
 	sleep 1
+	rm -f /tmp/peer-1M
 	ip netns exec tx bash -c "exec 3<>/dev/tcp/192.0.2.2/$1 &&
-		head -c 1048576 /dev/zero >&3 && sleep 3 &&
+		head -c 1048576 /dev/zero >&3 && touch /tmp/peer-1M && sleep 3 &&
 		head -c 1048576 /dev/zero >&3 && exec sleep 600" &
 	peer=$!
 	dx_defer dx_stop "$peer"
 }
 got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
+# The peer has written its first 1M and has nothing unacked
+# (/proc/net/tcp tx_queue 0).
+peer_acked() {
+	[ -e /tmp/peer-1M ] && ip netns exec tx awk -v p="$(printf ':%04X' "$port")" \
+		'$3 ~ p"$" && $4 == "01" { f = 1; if ($5 !~ /^00000000:/) bad = 1 }
+		END { exit !(f && !bad) }' /proc/net/tcp /proc/net/tcp6
+}
 
 # close_holding PORT HOW: a receiver holding every token of 1M of a
 # connection its peer keeps open (bash's /dev/tcp: 1M, 3 s, 1M more) is
@@ -270,6 +279,9 @@ reviewed_mixed() {
 		--no-flow-rule --no-verify
 	peer_start "$port"
 	wait_until 20 got_array || fail "no token array: $(cat /tmp/rx.err)"
+	# Move the flow in the peer's 3 s pause, once its first 1M is acked:
+	# between the two rules its packets take RSS's queues.
+	wait_until 20 peer_acked || fail "the peer's first 1M was never acked"
 	rxx ethtool -N dxsim1 delete "$rule"
 	rule=$(rxx ethtool -N dxsim1 flow-type tcp4 dst-port $port action 3 |
 		sed -n 's/^Added rule with ID \([0-9]*\)$/\1/p')
