@@ -233,6 +233,9 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
 extern const struct memory_provider_ops *devmemx_intree_ops;
 extern unsigned int devmemx_hooks;
 unsigned long devmemx_sym_size(unsigned long addr, const char *name);
+struct ftrace_ops;
+int devmemx_ftrace_on(struct ftrace_ops *ops, unsigned long ip);
+void devmemx_ftrace_off(struct ftrace_ops *ops, unsigned long ip);
 int devmemx_dispatch_init(void);
 void devmemx_dispatch_exit(void);
 

@@ -134,14 +134,31 @@ static int devmemx_resolve(void)
 	return 0;
 }
 
+/* @ops on the function at @ip alone, registered; undone on failure. */
+int devmemx_ftrace_on(struct ftrace_ops *ops, unsigned long ip)
+{
+	int err;
+
+	err = ftrace_set_filter_ip(ops, ip, 0, 0);
+	if (err)
+		return err;
+	err = register_ftrace_function(ops);
+	if (err)
+		ftrace_set_filter_ip(ops, ip, 1, 0);
+	return err;
+}
+
+void devmemx_ftrace_off(struct ftrace_ops *ops, unsigned long ip)
+{
+	unregister_ftrace_function(ops);
+	ftrace_set_filter_ip(ops, ip, 1, 0);
+}
+
 static void devmemx_unhook(unsigned int n)
 {
-	while (n--) {
-		struct devmemx_hook *h = &devmemx_hooks_tab[n];
-
-		unregister_ftrace_function(&h->ops);
-		ftrace_set_filter_ip(&h->ops, h->target, 1, 0);
-	}
+	while (n--)
+		devmemx_ftrace_off(&devmemx_hooks_tab[n].ops,
+				   devmemx_hooks_tab[n].target);
 	devmemx_hooks = 0;
 }
 
@@ -166,12 +183,7 @@ int devmemx_dispatch_init(void)
 		 */
 		h->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
 			       FTRACE_OPS_FL_PERMANENT;
-		err = ftrace_set_filter_ip(&h->ops, h->target, 0, 0);
-		if (!err) {
-			err = register_ftrace_function(&h->ops);
-			if (err)
-				ftrace_set_filter_ip(&h->ops, h->target, 1, 0);
-		}
+		err = devmemx_ftrace_on(&h->ops, h->target);
 		if (err == -EBUSY && !i)
 			pr_err("cannot redirect %s (-EBUSY): kernel.ftrace_enabled is 0 (devmemx needs it: sysctl kernel.ftrace_enabled=1), or a live patch holds it\n",
 			       h->name);

@@ -89,10 +89,9 @@ static struct devmemx_tok_sock *devmemx_tok_make(struct sock *sk,
 {
 	XA_STATE(xas, &sk->sk_user_frags, DEVMEMX_TOK_INDEX);
 	struct devmemx_tok_sock *ts;
+	unsigned long idx = 0;
 	size_t bytes;
 	int err;
-
-	unsigned long idx = 0;
 
 	/* Not xa_empty(): a failed store below can leave nodes behind. */
 	if (xa_find(&sk->sk_user_frags, &idx, U32_MAX, XA_PRESENT))

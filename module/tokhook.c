@@ -267,14 +267,8 @@ static_assert(__same_type(&devmemx_tok_dontneed,
 
 static int devmemx_tok_hook(struct devmemx_tok_hook *h)
 {
-	int err;
+	int err = devmemx_ftrace_on(&h->ops, h->target);
 
-	err = ftrace_set_filter_ip(&h->ops, h->target, 0, 0);
-	if (!err) {
-		err = register_ftrace_function(&h->ops);
-		if (err)
-			ftrace_set_filter_ip(&h->ops, h->target, 1, 0);
-	}
 	if (err == -EBUSY)
 		pr_err("cannot hook %s (-EBUSY): kernel.ftrace_enabled is 0 (sysctl kernel.ftrace_enabled=1), or a live patch holds it\n",
 		       h->name);
@@ -286,12 +280,9 @@ static int devmemx_tok_hook(struct devmemx_tok_hook *h)
 
 static void devmemx_tok_unhook(unsigned int n)
 {
-	while (n--) {
-		struct devmemx_tok_hook *h = &devmemx_tok_hooks[n];
-
-		unregister_ftrace_function(&h->ops);
-		ftrace_set_filter_ip(&h->ops, h->target, 1, 0);
-	}
+	while (n--)
+		devmemx_ftrace_off(&devmemx_tok_hooks[n].ops,
+				   devmemx_tok_hooks[n].target);
 }
 
 void devmemx_tokhook_init(void)

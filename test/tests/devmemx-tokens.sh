@@ -204,6 +204,7 @@ peer_start() {
 	dx_defer dx_stop "$peer"
 }
 got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
+no_array() { [ "$(tok_mem)" = "0 0" ]; }
 # The peer has written its first 1M and has nothing unacked
 # (/proc/net/tcp tx_queue 0).
 peer_acked() {
@@ -237,7 +238,6 @@ close_holding() {
 		'$3 ~ p"$" { print $4, $5 }' /proc/net/tcp /proc/net/tcp6); $(grep -c . /tmp/rx.err) receiver lines: $(tail -n 2 /tmp/rx.err)"
 	kill -9 "${DX_RECV_PID[rx]}"
 	wait "${DX_RECV_PID[rx]}" 2>/dev/null || true
-	no_array() { [ "$(tok_mem)" = "0 0" ]; }
 	wait_until 20 no_array || fail "$how: the socket's array outlived it: $(tok_mem)"
 	if [ "$how" = reset ]; then
 		[ "$(tcpext TCPAbortOnClose)" -gt "$aborts" ] ||
@@ -293,7 +293,6 @@ reviewed_mixed() {
 		fail "no EFAULT: $(cat /tmp/rx.err)"
 	kill "$peer" 2>/dev/null || true
 	wait "$peer" 2>/dev/null || true
-	no_array() { [ "$(tok_mem)" = "0 0" ]; }
 	wait_until 20 no_array || fail "the socket's array outlived it: $(tok_mem)"
 	# The xarray binding is still there (the receiver's listed until its
 	# niovs are back); a token-array flow still runs.

@@ -104,25 +104,38 @@ static int rx_cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns)
+uint32_t *rx_tokens_sorted(const struct dmabuf_token *runs, size_t nruns,
+			   size_t *count)
 {
-	uint64_t nodes = 0, distinct;
 	size_t i, n = 0;
 	uint32_t *ids, k;
-	unsigned int shift;
 
 	for (i = 0; i < nruns; i++)
 		n += runs[i].token_count;
-	if (!n)
-		return 0;
-	ids = malloc(n * sizeof(*ids));
+	*count = n;
+	ids = malloc((n ? n : 1) * sizeof(*ids));
 	if (!ids)
-		return 0;
+		return NULL;
 	n = 0;
 	for (i = 0; i < nruns; i++)
 		for (k = 0; k < runs[i].token_count; k++)
 			ids[n++] = runs[i].token_start + k;
 	qsort(ids, n, sizeof(*ids), rx_cmp_u32);
+	return ids;
+}
+
+uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns)
+{
+	uint64_t nodes = 0, distinct;
+	unsigned int shift;
+	uint32_t *ids;
+	size_t i, n;
+
+	ids = rx_tokens_sorted(runs, nruns, &n);
+	if (!ids || !n) {
+		free(ids);
+		return 0;
+	}
 	for (shift = 6; ; shift += 6) {
 		distinct = 1;
 		for (i = 1; i < n; i++)
@@ -496,16 +509,12 @@ static ssize_t rx_recvmsg(struct rx_ctx *c, struct msghdr *msg, size_t ctrl_len)
 static int rx_probe(struct rx_ctx *c)
 {
 	uint32_t *flat;
-	size_t i, n = 0;
-	uint32_t k;
+	size_t n;
 	int ret;
 
-	flat = malloc(c->held_frags * sizeof(*flat));
+	flat = rx_tokens_sorted(c->held, c->nheld, &n);
 	if (!flat)
 		return -ENOMEM;
-	for (i = 0; i < c->nheld; i++)
-		for (k = 0; k < c->held[i].token_count; k++)
-			flat[n++] = c->held[i].token_start + k;
 	ret = rx_probe_dontneed(c->fd, flat, n, c->st->probe,
 				sizeof(c->st->probe));
 	free(flat);

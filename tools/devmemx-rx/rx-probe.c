@@ -67,19 +67,12 @@ static size_t probe_runs(const uint32_t *flat, size_t n,
 	return k;
 }
 
-static int probe_cmp(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
- * @flat: the token of each held fragment (@n, any order; sorted here).
+ * @flat: the token of each held fragment (@n, sorted: rx_tokens_sorted()).
  * Writes the report into @out: "limit=1024 more=M/H again=0 unheld=0
  * past=0 entries=EINVAL odd=EINVAL udp=EBADF".
  */
-int rx_probe_dontneed(int fd, uint32_t *flat, size_t n, char *out,
+int rx_probe_dontneed(int fd, const uint32_t *flat, size_t n, char *out,
 		      size_t len)
 {
 	struct dmabuf_token t[PROBE_ENTRIES + 1];
@@ -97,7 +90,6 @@ int rx_probe_dontneed(int fd, uint32_t *flat, size_t n, char *out,
 	 * 1025 fragments: the kernel gives back 1024. The lowest tokens held,
 	 * in the fewest entries.
 	 */
-	qsort(flat, n, sizeof(*flat), probe_cmp);
 	k = probe_runs(flat, PROBE_FRAGS + 1, t, PROBE_ENTRIES);
 	if (k > PROBE_ENTRIES) {
 		fprintf(stderr, "devmemx-rx: --probe-dontneed: the lowest %d tokens held take more than %d entries\n",

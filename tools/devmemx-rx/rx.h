@@ -169,8 +169,12 @@ uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns);
 int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
 	       uint32_t binding_id, struct rx_stats *st);
 
-/* rx-probe.c: SO_DEVMEM_DONTNEED's answers, @flat the held tokens (sorted). */
-int rx_probe_dontneed(int fd, uint32_t *flat, size_t n, char *out,
+/* The token of each fragment @runs cover, sorted (malloc'd; *@count of them). */
+uint32_t *rx_tokens_sorted(const struct dmabuf_token *runs, size_t nruns,
+			   size_t *count);
+
+/* rx-probe.c: SO_DEVMEM_DONTNEED's answers, @flat the held tokens, sorted. */
+int rx_probe_dontneed(int fd, const uint32_t *flat, size_t n, char *out,
 		      size_t len);
 
 /* rx-signal.c: SIGINT/SIGTERM, delivered only while waiting; the device. */
