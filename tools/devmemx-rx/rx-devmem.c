@@ -97,58 +97,6 @@ static int rx_wait_ms(const struct rx_ctx *c)
 	return ms < 0 || left < ms ? (int)left : ms;
 }
 
-static int rx_cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-uint32_t *rx_tokens_sorted(const struct dmabuf_token *runs, size_t nruns,
-			   size_t *count)
-{
-	size_t i, n = 0;
-	uint32_t *ids, k;
-
-	for (i = 0; i < nruns; i++)
-		n += runs[i].token_count;
-	*count = n;
-	ids = malloc((n ? n : 1) * sizeof(*ids));
-	if (!ids)
-		return NULL;
-	n = 0;
-	for (i = 0; i < nruns; i++)
-		for (k = 0; k < runs[i].token_count; k++)
-			ids[n++] = runs[i].token_start + k;
-	qsort(ids, n, sizeof(*ids), rx_cmp_u32);
-	return ids;
-}
-
-uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns)
-{
-	uint64_t nodes = 0, distinct;
-	unsigned int shift;
-	uint32_t *ids;
-	size_t i, n;
-
-	ids = rx_tokens_sorted(runs, nruns, &n);
-	if (!ids || !n) {
-		free(ids);
-		return 0;
-	}
-	for (shift = 6; ; shift += 6) {
-		distinct = 1;
-		for (i = 1; i < n; i++)
-			distinct += (uint64_t)ids[i] >> shift !=
-				    (uint64_t)ids[i - 1] >> shift;
-		nodes += distinct;
-		if (!((uint64_t)ids[n - 1] >> shift))
-			break;
-	}
-	free(ids);
-	return nodes;
-}
-
 /* Give the queued tokens back; the kernel says how many it freed. */
 static int rx_tokens_flush(struct rx_ctx *c)
 {
@@ -504,7 +452,7 @@ static ssize_t rx_recvmsg(struct rx_ctx *c, struct msghdr *msg, size_t ctrl_len)
 
 /*
  * --probe-dontneed: the stream ended with every token held; probe the
- * kernel's answers (rx-probe.c) and leave what is held to the close.
+ * kernel's answers (rx-tokens.c) and leave what is held to the close.
  */
 static int rx_probe(struct rx_ctx *c)
 {

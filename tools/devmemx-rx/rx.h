@@ -37,7 +37,7 @@ struct rx_opts {
 	 */
 	uint32_t verify_every;
 	int hold;		/* seconds to keep every token before returning it */
-	bool probe_dontneed;	/* at the end of the hold: rx-probe.c */
+	bool probe_dontneed;	/* at the end of the hold: rx-tokens.c */
 	/*
 	 * Keep tokens until they cover this many payload bytes, then give
 	 * the batch back at once (0: after every recvmsg). With @expect known
@@ -159,21 +159,22 @@ struct rx_stats {
 	double wall_sec;
 };
 
+int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
+	       uint32_t binding_id, struct rx_stats *st);
+
+/*
+ * rx-tokens.c: held tokens as a set. The token of each fragment @runs
+ * cover, sorted (malloc'd; *@count of them).
+ */
+uint32_t *rx_tokens_sorted(const struct dmabuf_token *runs, size_t nruns,
+			   size_t *count);
 /*
  * The xarray nodes a socket's sk_user_frags needs for the token ids of
  * @runs (7.2, 7.3: 64 slots a node; ids from 1): a node per distinct id >> 6,
  * per distinct id >> 12 above them, and so on up to the top node.
  */
 uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns);
-
-int rx_receive(int fd, const struct rx_opts *o, struct dx_dmabuf *buf,
-	       uint32_t binding_id, struct rx_stats *st);
-
-/* The token of each fragment @runs cover, sorted (malloc'd; *@count of them). */
-uint32_t *rx_tokens_sorted(const struct dmabuf_token *runs, size_t nruns,
-			   size_t *count);
-
-/* rx-probe.c: SO_DEVMEM_DONTNEED's answers, @flat the held tokens, sorted. */
+/* SO_DEVMEM_DONTNEED's answers, @flat the held tokens, sorted. */
 int rx_probe_dontneed(int fd, const uint32_t *flat, size_t n, char *out,
 		      size_t len);
 

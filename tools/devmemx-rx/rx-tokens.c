@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * recv --probe-dontneed (for tests): with every token of the stream held,
+ * The tokens a receiver holds, as a set: sorted, the sk_user_frags nodes
+ * the kernel needs for them (rx_xa_nodes), and recv --probe-dontneed.
+ *
+ * --probe-dontneed (for tests): with every token of the stream held,
  * ask SO_DEVMEM_DONTNEED what the kernel's own answers are for its limits
  * and for tokens the socket does not hold, and report each answer; what is
  * still held goes back when the socket closes. The same probe on in-tree
@@ -19,6 +22,58 @@
 #undef iovec
 
 #include "rx.h"
+
+static int rx_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint32_t *rx_tokens_sorted(const struct dmabuf_token *runs, size_t nruns,
+			   size_t *count)
+{
+	size_t i, n = 0;
+	uint32_t *ids, k;
+
+	for (i = 0; i < nruns; i++)
+		n += runs[i].token_count;
+	*count = n;
+	ids = malloc((n ? n : 1) * sizeof(*ids));
+	if (!ids)
+		return NULL;
+	n = 0;
+	for (i = 0; i < nruns; i++)
+		for (k = 0; k < runs[i].token_count; k++)
+			ids[n++] = runs[i].token_start + k;
+	qsort(ids, n, sizeof(*ids), rx_cmp_u32);
+	return ids;
+}
+
+uint64_t rx_xa_nodes(const struct dmabuf_token *runs, size_t nruns)
+{
+	uint64_t nodes = 0, distinct;
+	unsigned int shift;
+	uint32_t *ids;
+	size_t i, n;
+
+	ids = rx_tokens_sorted(runs, nruns, &n);
+	if (!ids || !n) {
+		free(ids);
+		return 0;
+	}
+	for (shift = 6; ; shift += 6) {
+		distinct = 1;
+		for (i = 1; i < n; i++)
+			distinct += (uint64_t)ids[i] >> shift !=
+				    (uint64_t)ids[i - 1] >> shift;
+		nodes += distinct;
+		if (!((uint64_t)ids[n - 1] >> shift))
+			break;
+	}
+	free(ids);
+	return nodes;
+}
 
 #define PROBE_ENTRIES 128	/* the kernel's most per call */
 #define PROBE_FRAGS 1024	/* and fragments */
