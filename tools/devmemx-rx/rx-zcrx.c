@@ -407,6 +407,13 @@ static int zc_cqe(struct zc_state *c, const struct io_uring_cqe *cqe)
 			i);
 		return -EPROTO;
 	}
+	/*
+	 * The CQ filled in the middle of a receive: the multishot ends with
+	 * -ENOSPC and what it could not post stays queued in the socket.
+	 * This batch drains the CQ before the new arm is submitted.
+	 */
+	if (cqe->res == -ENOSPC)
+		return zc_arm(c->z, c->s, i);
 	if (cqe->res < 0) {
 		fprintf(stderr, "devmemx-rx: zcrx receive on port %u: %s%s\n",
 			c->s[i].o->port, strerror(-cqe->res),
