@@ -261,6 +261,44 @@ reviewed_closes() {
 }
 dx_case reviewed-closes reviewed_closes
 
+# Reviewed: UNBIND while a receiver holds tokens leaves the binding
+# draining, its socket's array and the hooks in place; rmmod is refused
+# (the draining binding and the array each hold a module reference). The
+# receiver then gives every token back by SO_DEVMEM_DONTNEED through the
+# array, and nothing is left.
+reviewed_unbind() {
+	local ref id out
+	ref=$(cat /sys/module/devmemx/refcnt)
+	recv_start rx 5309 $((1 << 20)) --queues 2 --provider devmemx \
+		--udmabuf 8M --hugetlb --rx-page-size 16K --autorelease 0 \
+		--hold $((10 * DX_SLOW))
+	dx_defer dx_stop "${DX_RECV_PID[rx]}"
+	send 5309 $((1 << 20)) || fail "send: $(cat /tmp/rx.err)"
+	held() { grep -q "holding [0-9]* tokens" /tmp/rx.err; }
+	wait_until 20 held || fail "receiver holds no tokens: $(cat /tmp/rx.err)"
+	id=$(rxx devmemx -j show | json_ids)
+	expect_eq "$(rxx devmemx unbind "$id")" "unbound: 1" "unbind while tokens are held"
+	out=$(rxx devmemx show "$id")
+	echo "$out" | grep -qx 'state: draining' && echo "$out" | grep -qx 'autorelease: token-array' ||
+		fail "show of the unbound token-array binding whose tokens are held: $out"
+	expect_eq "$(tok_mem | cut -d' ' -f1)" 1 "token-sockets after the unbind"
+	expect_eq "$(tok_hooked)" "$all_hooked" "hooks after the unbind, tokens held"
+	out=$(rmmod devmemx 2>&1) && fail "rmmod while tokens are held: it went"
+	expect_eq "$out" "rmmod: can't unload module 'devmemx': Resource temporarily unavailable" \
+		"rmmod while tokens are held"
+	recv_check rx $((1 << 20))
+	expect_eq "$(jget tokens /tmp/rx.json)" "$(jget cmsgs_dmabuf /tmp/rx.json)" \
+		"tokens given back after the unbind"
+	[ "$(jget dontneed_calls /tmp/rx.json)" -gt 0 ] ||
+		fail "the receiver gave nothing back by DONTNEED: $(cat /tmp/rx.json)"
+	flush_deferred_skbs
+	dx_wait_idle
+	left_nothing "$ref" "an unbind while tokens were held"
+	expect_eq "$(tok_mem)" "0 0" "token-sockets and token-bytes after the drain"
+	wait_until 10 tok_unhooked || fail "hooks left after the drain: $(tok_hooked)"
+}
+dx_case reviewed-unbind reviewed_unbind
+
 # Reviewed: a token-array socket takes the fragments of its own binding
 # only. Its flow, moved from queue 2 to queue 3 (an xarray-mode binding)
 # midway, fails its receive with EFAULT, as upstream's does; the other

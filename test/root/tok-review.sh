@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# test/tok-review.py, the compiler's side of a token-array review, on small
+# images built here: a caller and a callee written instruction by
+# instruction (naked functions, so the prototypes reach the BTF that
+# pahole makes from their DWARF), linked where the kernel's text is. The
+# image as written passes; each check then fails, with its own message,
+# on an image with one planted defect.
+set -uo pipefail
+fail() { echo "FAIL: $*"; exit 1; }
+review=/src/test/tok-review.py
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+# The image, with @NAME@ markers a variant replaces. tcp_recvmsg_locked
+# calls tcp_recvmsg_dmabuf (the in-tree prototypes); r8 comes from either
+# side of a branch; after the call the int goes to %ecx and %r8 (sign-
+# extended), and a static branch (the __jump_table entry) may jump from
+# the nop after the call to 5:.
+cat >image.c.in <<'EOF'
+struct sock;
+struct sk_buff;
+struct msghdr;
+
+__attribute__((naked)) void __fentry__(void)
+{
+	asm("ret");
+}
+
+__attribute__((naked)) int tcp_recvmsg_dmabuf(struct sock *sk,
+		const struct sk_buff *skb, unsigned int offset,
+		struct msghdr *msg, int remaining_len)
+{
+	asm("@HEAD@\n"
+	    "push %rbx\n"
+	    "mov %edx,%eax\n"
+	    "add %r8d,%eax\n"
+	    "pop %rbx\n"
+	    "ret\n");
+}
+
+__attribute__((naked)) int helper(struct sock *sk)
+{
+	asm("call __fentry__\n"
+	    "mov $1,%eax\n"
+	    "ret\n");
+}
+
+__attribute__((naked)) int tcp_recvmsg_locked(struct sock *sk,
+		struct msghdr *msg, unsigned long len, int flags)
+{
+	asm("call __fentry__\n"
+	    "push %rbx\n"
+	    "push %rbp\n"
+	    "push %r12\n"
+	    "mov %rdi,%rbp\n"
+	    "mov %rsi,%r12\n"
+	    "mov %edx,%ebx\n"
+	    "test %ecx,%ecx\n"
+	    "je 1f\n"
+	    "@R8A@\n"
+	    "jmp 2f\n"
+	    "1: mov %ebx,%r8d\n"
+	    "2: mov %r12,%rcx\n"
+	    "mov %ebx,%edx\n"
+	    "mov %rbp,%rsi\n"
+	    "mov %rbp,%rdi\n"
+	    "call tcp_recvmsg_dmabuf\n"
+	    "4: .byte 0x0f,0x1f,0x44,0x00,0x00\n"
+	    "@AFTER@\n"
+	    "mov %eax,%ecx\n"
+	    "test %eax,%eax\n"
+	    "js 3f\n"
+	    "movslq %eax,%r8\n"
+	    "mov %rbp,%rdi\n"
+	    "call helper\n"
+	    "3: mov %ecx,%eax\n"
+	    "pop %r12\n"
+	    "pop %rbp\n"
+	    "pop %rbx\n"
+	    "ret\n"
+	    "5: @LABELED@\n"
+	    "mov %eax,%ecx\n"
+	    "jmp 3b\n"
+	    ".pushsection __jump_table,\"aw\"\n"
+	    ".globl __start___jump_table\n"
+	    "__start___jump_table:\n"
+	    ".long 4b - .\n"
+	    ".long 5b - .\n"
+	    ".quad 0\n"
+	    ".globl __stop___jump_table\n"
+	    "__stop___jump_table:\n"
+	    ".popsection\n");
+}
+
+__attribute__((naked)) int other(struct sock *sk)
+{
+	asm("call __fentry__\n"
+	    "@OTHER@\n"
+	    "ret\n"
+	    ".globl noproto\n"
+	    "noproto: ret\n");
+}
+
+void _start(void)
+{
+}
+EOF
+
+# build NAME SED...: image NAME (NAME.elf, NAME.map) with the markers
+# replaced by what the sed expressions give, the rest by the good code.
+build() {
+	local name=$1
+	shift
+	sed -e "s/^//" "$@" image.c.in | sed -e 's/@HEAD@/call __fentry__/' \
+		-e 's/@R8A@/mov $16,%r8d/' -e 's/@AFTER@/nop/' \
+		-e 's/@LABELED@/xor %esi,%esi/' -e 's/@OTHER@/nop/' >"$name.c"
+	gcc -O2 -g -fcf-protection=none -fno-pic -c -o "$name.o" "$name.c" ||
+		fail "$name: does not compile"
+	ld -static -Ttext=0xffffffff81000000 -e _start -o "$name.elf" "$name.o" ||
+		fail "$name: does not link"
+	pahole --btf_encode_detached="$name.btf" "$name.elf" >/dev/null 2>&1 &&
+		objcopy --add-section .BTF="$name.btf" "$name.elf" ||
+		fail "$name: no BTF (pahole, objcopy)"
+	nm -n "$name.elf" >"$name.map"
+}
+
+# expect NAME "FAIL: ..." SED...: the review of image NAME prints that line
+# last and exits 1 ("" and exit 0 for the good image).
+expect() {
+	local name=$1 want=$2 out rc
+	shift 2
+	build "$name" "$@"
+	out=$(python3 "$review" "$name.elf" "$name.map" tcp_recvmsg_dmabuf 2>&1)
+	rc=$?
+	if [ -z "$want" ]; then
+		[ $rc = 0 ] || fail "$name: the good image fails the review: $out"
+		echo "$out" | grep -qx 'reviewed: tcp_recvmsg_dmabuf' ||
+			fail "$name: no reviewed line: $out"
+		echo "# $name: passes"
+		return
+	fi
+	[ $rc = 1 ] || fail "$name: exit $rc, not 1: $out"
+	[ "$(echo "$out" | tail -1)" = "$want" ] ||
+		fail "$name: wanted '$want', got: $out"
+	echo "# $name: $want"
+}
+
+F=tcp_recvmsg_dmabuf
+L=tcp_recvmsg_locked
+expect good ""
+out=$(python3 "$review" good.elf good.map $F)
+echo "$out" | grep -qF "(c) $L+0x2b: rdi:64 rsi:64 rdx:32 rcx:64 r8:32 written on every path" ||
+	fail "good: the (c) line names the wrong widths or site: $out"
+echo "$out" | grep -qF "entered only at +0 by: $L (1 call)" ||
+	fail "good: the callers line: $out"
+
+# (c): one side of the branch writes r9 in place of r8, or only its low byte
+expect c-unset "FAIL: (c) $L+0x2b: r8 holds 0 bits on some path, the argument needs 32" \
+	-e 's/@R8A@/mov $16,%r9d/'
+expect c-narrow "FAIL: (c) $L+0x2b: r8 holds 8 bits on some path, the argument needs 32" \
+	-e 's/@R8A@/mov $16,%r8b; .byte 0x0f,0x1f,0x00/'
+# (d): a leftover register, the flags, a leftover reached by the static branch
+expect d-reg "FAIL: (d) $L+0x35: mov %rsi,%rdx reads rsi, which the call left" \
+	-e 's/@AFTER@/mov %rsi,%rdx/'
+expect d-flags "FAIL: (d) $L+0x35: setne %dl reads the flags the call left" \
+	-e 's/@AFTER@/setne %dl/'
+expect d-label "FAIL: (d) $L+0x4e: mov %rdi,%rsi reads rdi, which the call left" \
+	-e 's/@LABELED@/mov %rdi,%rsi/'
+expect d-noproto "FAIL: (d) $L+0x35: a call to noproto, whose prototype the BTF does not give, while rdi, rsi, rdx, rcx, r8, r9 may hold the call's leftovers" \
+	-e 's/@AFTER@/call noproto/'
+expect d-unknown "FAIL: $L+0x35: an instruction the model does not know: cpuid" \
+	-e 's/@AFTER@/cpuid/'
+# (e): the int read as 64 or 8 bits
+expect e-wide "FAIL: (e) $L+0x35: mov %rax,%rdx reads the int the call returned as 64 bits" \
+	-e 's/@AFTER@/mov %rax,%rdx/'
+expect e-byte "FAIL: (e) $L+0x35: test %al,%al reads the int the call returned as 8 bits" \
+	-e 's/@AFTER@/test %al,%al/'
+# (a): an ENDBR, no fentry site, an entry past +0, the address in data
+expect a-endbr "FAIL: (a) $F: starts with ENDBR: something may call it through a pointer" \
+	-e 's/@HEAD@/endbr64/'
+expect a-nofentry "FAIL: (a) $F: no fentry site at +0" \
+	-e 's/@HEAD@/nop/'
+expect a-midentry "FAIL: (a) $F: other+0x5 enters it at +0x5" \
+	-e "s/@OTHER@/jmp $F+5/"
+build a-pointer -e "s/@OTHER@/.pushsection .data\\\\n.quad $F\\\\n.popsection/"
+out=$(python3 "$review" a-pointer.elf a-pointer.map $F 2>&1)
+echo "$out" | tail -1 | grep -q "^FAIL: (a) $F: its address is at 0x[0-9a-f]* (.data, after " ||
+	fail "a-pointer: a pointer to it in .data passes: $out"
+echo "# a-pointer: $(echo "$out" | tail -1)"
+# (b): a clone beside it
+cp good.elf b-clone.elf
+{ cat good.map; echo "ffffffff81000100 t $F.isra.0"; } >b-clone.map
+out=$(python3 "$review" b-clone.elf b-clone.map $F 2>&1)
+[ "$(echo "$out" | tail -1)" = "FAIL: (b) $F: GCC cloned it: $F.isra.0" ] ||
+	fail "b-clone: a .isra clone passes: $out"
+echo "# b-clone: $(echo "$out" | tail -1)"
+echo "tok-review: the good image passes; 14 planted defects each fail with their own message"
