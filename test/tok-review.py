@@ -442,18 +442,12 @@ def effects(i, protos):
         wr(0)
         fl = {True: 'w', False: '', None: 'p'}[UNARY[fam]]
         return reads, writes, fl, None
-    if fam == 'xchg':
+    if fam in ('xchg', 'xadd'):        # both operands read and written
         rd(0)
         rd(1)
         wr(0)
         wr(1)
-        return reads, writes, '', None
-    if fam == 'xadd':
-        rd(0)
-        rd(1)
-        wr(0)
-        wr(1)
-        return reads, writes, 'w', None
+        return reads, writes, 'w' if fam == 'xadd' else '', None
     if fam == 'cmpxchg':
         rd(0)
         rd(1)
