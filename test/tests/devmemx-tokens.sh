@@ -286,11 +286,10 @@ reviewed_unbind() {
 	out=$(rmmod devmemx 2>&1) && fail "rmmod while tokens are held: it went"
 	expect_eq "$out" "rmmod: can't unload module 'devmemx': Resource temporarily unavailable" \
 		"rmmod while tokens are held"
+	# devmemx-rx exits non-zero when a DONTNEED frees fewer than it asked
 	recv_check rx $((1 << 20))
 	expect_eq "$(jget tokens /tmp/rx.json)" "$(jget cmsgs_dmabuf /tmp/rx.json)" \
 		"tokens given back after the unbind"
-	[ "$(jget dontneed_calls /tmp/rx.json)" -gt 0 ] ||
-		fail "the receiver gave nothing back by DONTNEED: $(cat /tmp/rx.json)"
 	flush_deferred_skbs
 	dx_wait_idle
 	left_nothing "$ref" "an unbind while tokens were held"
