@@ -41,6 +41,10 @@ ab: all
 ab-scale: all
 	bash test/ab.sh -S scale
 
+# Where the receiving host's CPU goes: a flame graph per configuration.
+ab-profile: all
+	bash test/ab.sh -S profile
+
 # The compiler's side of the token-array review on each 7.x kernel's
 # image (its -dbg package, 1.2 GB each): test/tok-review.sh.
 tok-review: root
@@ -263,7 +267,7 @@ in-root-check-version:
 	[ "$$c" = "$$v" ] || { echo "debian/changelog: version \"$$c\", VERSION $$v"; exit 1; }; \
 	echo "  VERSION $$v (dkms.conf, debian/changelog)"
 
-.PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale tok-review check generate clean deb \
+.PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale ab-profile tok-review check generate clean deb \
 	install install-tools \
 	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
 	in-root-check-version

@@ -7,7 +7,9 @@
 # summary.csv (medians per configuration), ab.md (the tables with the
 # ratios, also printed), cpu.svg and cmsgs.svg; with the scale set (-S
 # scale, not a default: a VM of its own per kernel with a 256G BAR),
-# scale.svg.
+# scale.svg; with the profile set (-S profile, not a default: a VM of its
+# own per kernel, two CPUs, perf), a flame graph per configuration,
+# SERIES-profile-CONFIG.svg, and each one's busiest functions in ab.md.
 #
 # usage: ab.sh [-k "7.2 7.3"] [-b BYTES] [-r RUNS] [-s SEED] [-S SETS]
 #
@@ -66,8 +68,9 @@ follow() {
 }
 # The scale set boots a VM of its own (below); the other sets share one
 # VM per kernel.
-vm_sets=$(echo "${sets//,/ }" | tr ' ' '\n' | grep -vx scale | paste -sd, -)
+vm_sets=$(echo "${sets//,/ }" | tr ' ' '\n' | grep -vx 'scale\|profile' | paste -sd, -)
 scale=$(echo "${sets//,/ }" | tr ' ' '\n' | grep -x scale || true)
+profile=$(echo "${sets//,/ }" | tr ' ' '\n' | grep -x profile || true)
 # boot_ab SERIES NAME SETS: a VM of SERIES (files in build/vm/NAME) runs
 # SETS in the background; its pid in $vm_pid.
 boot_ab() {
@@ -119,6 +122,26 @@ if [ -n "$scale" ]; then
 		DX_QEMU_MEM=${DX_AB_SCALE_MEM:-8G} DX_QEMU_VRAM_SIZE=256G \
 			boot_ab "$series" "$series-scale" scale
 		collect "$series" "$series-scale" "$vm_pid" scale
+	done
+fi
+# The profile set: two CPUs, so that the receiver and its NAPI thread have
+# CPU 1 to themselves and perf samples only that (the sender's side and
+# perf run on CPU 0), and the root's perf in the initramfs: Debian's
+# linux-perf from trixie-backports, put in the build root the first time.
+if [ -n "$profile" ]; then
+	if ! dx_in_root test -x /usr/bin/perf; then
+		dx_log "profile: installing linux-perf in the build root (log: build/ab/perf-install.log)"
+		dx_in_root sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y \
+			-t trixie-backports --no-install-recommends linux-perf' \
+			>"$out/perf-install.log" 2>&1 ||
+			dx_die "cannot install linux-perf in the build root; log: $out/perf-install.log"
+	fi
+	for series in $kernels; do
+		DX_VM_CPUS=2 DX_INITRD_PERF=1 boot_ab "$series" "$series-profile" profile
+		pid[$series]=$vm_pid
+	done
+	for series in $kernels; do
+		collect "$series" "$series-profile" "${pid[$series]}" profile
 	done
 fi
 
@@ -173,6 +196,27 @@ fi
 for series in $kernels; do rm -f "$out/$series"-*.svg; done
 dx_in_root bash /src/test/vm/ab-plot.sh /src/build/ab ||
 	dx_die "plotting failed"
+# The profiles: a flame graph each, and the functions with the most
+# samples of their own.
+if ls "$out"/*-profile-*.folded >/dev/null 2>&1; then
+	{
+		echo
+		echo "### Where the receiving host's CPU goes"
+		echo
+		echo "perf record, cpu-clock samples at 4999 Hz on CPU 1 (the receiver and its queue's NAPI thread) over one timed run per configuration, idle left out; flame graphs in build/ab/SERIES-profile-CONFIG.svg. The functions with the most samples of their own:"
+		for f in $(ls "$out"/*-profile-*.folded | sort -V); do
+			b=$(basename "$f" .folded)
+			echo
+			echo "#### ${b/-profile-/ }"
+			echo
+			echo '```'
+			dx_in_root python3 /src/test/flame.py "/src/build/ab/$b.folded" \
+				"/src/build/ab/$b.svg" "${b/-profile-/ }" 12 ||
+				dx_die "no flame graph of $b"
+			echo '```'
+		done
+	} >>"$out/ab.md"
+fi
 cat "$out/ab.md"
 echo
-dx_log "make ab took $((SECONDS - start)) s; output in build/ab: $(cd "$out" && ls ab.csv summary.csv ab.md cpu.svg cmsgs.svg scale.svg 2>/dev/null | xargs)"
+dx_log "make ab took $((SECONDS - start)) s; output in build/ab: $(cd "$out" && ls ab.csv summary.csv ab.md cpu.svg cmsgs.svg scale.svg 2>/dev/null | xargs)$(ls "$out"/*-profile-*.svg >/dev/null 2>&1 && echo ", flame graphs *-profile-*.svg")"

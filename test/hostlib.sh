@@ -89,7 +89,8 @@ dx_in_root() {
 # VM's memory (default 2G); DX_QEMU_EXTRA (opt-in, e.g. make ab's instruction counting)
 # adds QEMU flags;
 # DX_VM_CPUS (default 2) sets the CPU count; DX_BOOT_ARGS adds kernel
-# arguments (for an experiment: rcupdate.rcu_expedited=1, ...).
+# arguments (for an experiment: rcupdate.rcu_expedited=1, ...);
+# DX_INITRD_PERF=1 puts the root's perf in the initramfs.
 dx_boot() {
 	local series=$1 script=$2 kver out name cpus=${DX_VM_CPUS:-2} debug= khz
 	shift 2
@@ -122,7 +123,8 @@ dx_boot() {
 	out=$DX_BUILD/vm/$name
 	mkdir -p "$out"
 	rm -f "$out"/{console.log,results.log}
-	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$name/initrd.img" ||
+	dx_in_root /src/test/vm/mkinitrd.sh "$kver" "/src/build/vm/$name/initrd.img" \
+		${DX_INITRD_PERF:+perf} ||
 		dx_die "cannot pack the initramfs for $kver"
 	# Device memory as a GPU has it: ivshmem-plain's BAR2 is a file here,
 	# sparse and fresh each boot (only what is written takes disk), memory

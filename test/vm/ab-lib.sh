@@ -80,7 +80,8 @@ ab_run() {
 # grooff (devmemx 4K and 64K with rx-gro-hw off), scale (bind and unbind
 # time, metadata and kernel memory of device memory from 1G to 256G; make
 # ab boots it a VM of its own), sockets (token memory and CPU of 1, 16 and
-# 64 sockets holding their tokens in batches).
+# 64 sockets holding their tokens in batches), profile (where the
+# receiving host's CPU goes: ab_profile).
 ab_sets() {
 	local sets=$1 bytes=$2 runs=$3 seed=$4 out=$5 s
 	shift 5
@@ -97,9 +98,58 @@ ab_sets() {
 			ip netns exec rx ethtool -K dxsim1 rx-gro-hw on ;;
 		scale) ab_scale "$out" "$@" ;;
 		sockets) ab_sockets "$out" "$bytes" "$runs" "$seed" "$@" ;;
+		profile) ab_profile "$out" "$bytes" "$seed" "$@" ;;
 		*) fail "unknown ab set $s" ;;
 		esac
 	done
+}
+
+# ab_profile OUTDIR BYTES SEED [args...]: where the receiving host's CPU
+# goes, per configuration: one timed run under perf record (cpu-clock
+# samples at 4999 Hz on CPU 1, where the receiver and its queue's NAPI
+# thread run; kernel and user call chains; perf itself on CPU 0), folded
+# into OUTDIR/profile-CONFIG.folded: a line per call chain, "task;outer;
+# ...;inner COUNT", NAPI threads as napi/dxsim1, idle time left out. make
+# ab draws each as a flame graph (test/flame.py).
+ab_profile() {
+	local out=$1 bytes=$2 seed=$3 c n
+	shift 3
+	command -v perf >/dev/null ||
+		fail "profile: no perf in the VM (make ab SETS=profile puts linux-perf in the build root)"
+	[ "$(nproc)" -ge 2 ] || fail "profile: needs two CPUs (the receiver's is CPU 1)"
+	for c in netdev-4K devmemx-4K devmemx-tok-4K zcrx-4K devmemx-64K devmemx-tok-64K zcrx-64K; do
+		ab_run "profile-$c" "$out" --configs "$c" --queues 2 --bytes "$bytes" \
+			--runs 1 ${seed:+--seed $seed} "$@" \
+			--profile-cmd "taskset -c 0 perf record -q -C 1 -g -e cpu-clock -F 4999 -o /tmp/perf-%c.data"
+		perf script -F comm,ip,sym -i "/tmp/perf-$c.data" 2>/dev/null | ab_fold >"$out/profile-$c.folded"
+		rm -f "/tmp/perf-$c.data"
+		n=$(awk '{ n += $NF } END { print n + 0 }' "$out/profile-$c.folded")
+		[ "$n" -gt 0 ] || fail "profile: perf recorded no busy sample of $c on CPU 1"
+		echo "# profile $c: $n busy samples on CPU 1"
+	done
+}
+
+# ab_fold: perf script's samples (-F comm,ip,sym: the task, then a frame a
+# line, innermost first; a blank line after each) as folded stacks.
+ab_fold() {
+	awk 'BEGIN { RS = ""; FS = "\n" }
+	{
+		task = $1
+		gsub(/^[ \t]+|[ \t]+$/, "", task)
+		if (task ~ /^swapper/)
+			next
+		sub(/-[0-9]+$/, "", task)
+		stack = task
+		for (i = NF; i >= 2; i--) {
+			f = $i
+			sub(/^[ \t]*[0-9a-f]+ /, "", f)
+			sub(/\+0x[0-9a-f]+$/, "", f)
+			gsub(/;/, ":", f)
+			stack = stack ";" (f == "" ? "[unknown]" : f)
+		}
+		n[stack]++
+	}
+	END { for (s in n) print s, n[s] }'
 }
 
 # ab_scale OUTDIR [args...]: bind and unbind time, metadata and kernel

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Inside the build root: pack an initramfs for one kernel with busybox, bash,
-# our modules and tools, and the tests. usage: mkinitrd.sh KVER OUT
+# our modules and tools, and the tests; with "perf", also the root's perf
+# (make ab's profile set). usage: mkinitrd.sh KVER OUT [perf]
 set -euo pipefail
-kver=$1 out=$2
+kver=$1 out=$2 perf=${3:-}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 chmod 755 "$stage"	# the VM's /: mktemp's 0700 would lock out other users
@@ -33,6 +34,10 @@ cp /usr/bin/chrt "$stage/usr/bin/chrt"
 if [ -x /usr/bin/gnuplot ]; then
 	add_bin "$(readlink -f /usr/bin/gnuplot)"
 	ln -sf "$(readlink -f /usr/bin/gnuplot)" "$stage/usr/bin/gnuplot"
+fi
+if [ "$perf" = perf ]; then
+	[ -x /usr/bin/perf ] || { echo "mkinitrd: no perf in the build root" >&2; exit 1; }
+	add_bin /usr/bin/perf
 fi
 cp /src/build/tools/devmemx "$stage/usr/bin/devmemx"
 cp /src/build/tools/devmemx-rx "$stage/usr/bin/devmemx-rx"

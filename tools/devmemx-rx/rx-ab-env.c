@@ -12,6 +12,7 @@
 #include <net/if.h>
 #include <netinet/in.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,75 @@ static int ab_sh(const char *cmd, bool quiet)
 	st = system(q ?: cmd);
 	free(q);
 	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int ab_profile_start(const struct ab *a, const char *cfg)
+{
+	const char *c = a->o->profile_cmd, *p;
+	size_t n = strlen(cfg);
+	char *cmd, *o;
+	int pid;
+
+	cmd = malloc(strlen(c) * (n + 1) + 1);
+	if (!cmd)
+		return dx_nomem();
+	for (o = cmd, p = c; *p; p++) {
+		if (p[0] == '%' && p[1] == 'c') {
+			memcpy(o, cfg, n);
+			o += n;
+			p++;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = 0;
+	pid = fork();
+	if (!pid) {
+		sigset_t none;
+
+		/* ab blocks SIGINT outside its waits: the command must not */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGINT, SIG_DFL);
+		setpgid(0, 0);		/* its own group: SIGINT reaches all */
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0) {
+		pid = -errno;
+		fprintf(stderr, "devmemx-rx: --profile-cmd: fork: %s\n",
+			strerror(-pid));
+	}
+	free(cmd);
+	/* Time for it to start (perf record: to open its events). */
+	if (pid > 0)
+		sleep(1);
+	return pid;
+}
+
+int ab_profile_stop(int pid)
+{
+	int st, i, w = 0;
+
+	kill(-pid, SIGINT);
+	for (i = 0; i < 600 && !(w = waitpid(pid, &st, WNOHANG)); i++)
+		usleep(100000);
+	if (w < 0)
+		return -errno;
+	if (!w) {
+		fprintf(stderr, "devmemx-rx: --profile-cmd still runs 60 s after SIGINT: killed\n");
+		kill(-pid, SIGKILL);
+		waitpid(pid, &st, 0);
+		return -ETIMEDOUT;
+	}
+	/* perf record, ended by SIGINT, raises it again once it is done */
+	if ((WIFEXITED(st) && !WEXITSTATUS(st)) ||
+	    (WIFSIGNALED(st) && WTERMSIG(st) == SIGINT))
+		return 0;
+	fprintf(stderr, "devmemx-rx: --profile-cmd failed (%s %d)\n",
+		WIFEXITED(st) ? "exit" : "signal",
+		WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+	return -EIO;
 }
 
 /* devmemx out for a netdev-nodx run; its last bindings may still drain. */

@@ -156,7 +156,8 @@ const char rx_ab_synopsis[] =
 	"                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
 	"                      --vram SIZE | --pid PID --fd FD]\n"
 	"                     [--listen ADDR] [--sender CMD] [--sender-tasks LIST]\n"
-	"                     [--load-cmd CMD] [--unload-cmd CMD] [--timeout SEC]\n";
+	"                     [--load-cmd CMD] [--unload-cmd CMD] [--profile-cmd CMD]\n"
+	"                     [--timeout SEC]\n";
 
 const char rx_ab_help[] =
 	"ab: A/B benchmark of in-tree devmem, devmemx and io_uring zcrx. Each\n"
@@ -236,6 +237,10 @@ const char rx_ab_help[] =
 	"                        host's\n"
 	"  --listen ADDR         listen on ADDR, as for recv; also the address the\n"
 	"                        printed sender loop sends to\n"
+	"  --profile-cmd CMD     shell command run during each timed run's measured\n"
+	"                        window, %c in it replaced by the configuration's\n"
+	"                        name (e.g. perf record ... -o /tmp/%c.data);\n"
+	"                        SIGINT ends it, and ab waits for it to exit\n"
 	"  --load-cmd CMD        shell command that loads devmemx again after a\n"
 	"                        netdev-nodx run (default: modprobe devmemx)\n"
 	"  --unload-cmd CMD      shell command that unloads devmemx before a\n"
@@ -309,6 +314,7 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 		return 0;
 	case O_LOAD_CMD: o->load_cmd = arg; return 0;
 	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
+	case O_PROFILE_CMD: o->profile_cmd = arg; return 0;
 	case O_TIMEOUT: return rx_parse_seconds(arg, "--timeout", &o->timeout);
 	case ':': return rx_missing_arg(argv);
 	default: return rx_unknown_option(argv, "ab");
@@ -362,7 +368,7 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		O_HOLD_BYTES, O_CSV, O_SUMMARY, O_MD, O_TAG, O_PORT, RX_BUF,
 		O_LISTEN, O_SENDER, O_SENDER_TASKS, O_LOAD_CMD, O_UNLOAD_CMD,
 		O_TIMEOUT, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
-		O_NAPI_FIFO, 'h', 0
+		O_NAPI_FIFO, O_PROFILE_CMD, 'h', 0
 	};
 	struct option opts[ARRAY_SIZE(codes)];
 	int c;

@@ -126,6 +126,13 @@ int ab_kick(const cpu_set_t *set, double *t);
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		int cpu, unsigned int fifo, bool say);
+/*
+ * --profile-cmd for configuration @cfg: started (its pid, or -errno after a
+ * message), then ended by SIGINT and reaped (0, or -EIO after a message
+ * when it did not exit 0).
+ */
+int ab_profile_start(const struct ab *a, const char *cfg);
+int ab_profile_stop(int pid);
 /* Wait (up to 10 s) until no page pool of io_uring zcrx is left. */
 void ab_wait_zcrx_pools(void);
 /* /proc/meminfo's MemAvailable in KiB, or -1. */

@@ -240,7 +240,7 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	struct ab_snap s0, s1;
 	unsigned int i;
 	double t;
-	int ret, err;
+	int ret, err, prof = 0;
 
 	memset(fl, 0, sizeof(fl));
 	for (i = 0; i < AB_MAX_FLOWS; i++) {
@@ -287,6 +287,10 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	if (!ret)
 		ret = ab_flows_open(a, fl, zcrx ? 0 : bind.id, verify,
 				    !r->round);
+	if (!ret && r->round && a->o->profile_cmd) {
+		prof = ab_profile_start(a, r->cfg->name);
+		ret = prof < 0 ? prof : 0;
+	}
 	if (!ret && !a->o->sender) {
 		ret = ab_flows_accept(a, fl);
 		if (!ret)
@@ -309,6 +313,10 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 			     ab_flows_receive(a, fl, r);
 	if (!ret)
 		ret = ab_snap(a, &s1);
+	if (prof > 0) {
+		err = ab_profile_stop(prof);
+		ret = ret ?: err;
+	}
 	if (!ret) {
 		ab_delta(a, r, &s0, &s1);
 		r->bytes = r->st.bytes;

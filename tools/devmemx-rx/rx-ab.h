@@ -75,6 +75,7 @@ struct ab_opts {
 	const char *listen;
 	const char *sender;		/* run "SENDER --port P --bytes N" */
 	const char *load_cmd, *unload_cmd;
+	const char *profile_cmd;	/* during each timed run's window */
 	const char *sender_tasks;	/* comm prefixes, comma-separated */
 	const char *csv, *summary, *md, *tag;
 	int timeout;

@@ -297,6 +297,7 @@ static const struct option rx_options[] = {
 	{ "sender", required_argument, NULL, O_SENDER },
 	{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
 	{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
+	{ "profile-cmd", required_argument, NULL, O_PROFILE_CMD },
 	{ "configs", required_argument, NULL, O_CONFIGS },
 	{ "fill", required_argument, NULL, O_FILL },
 	{ "hold", required_argument, NULL, O_HOLD },
