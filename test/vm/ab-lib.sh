@@ -105,9 +105,9 @@ ab_sets() {
 }
 
 # ab_profile OUTDIR BYTES SEED [args...]: where the receiving host's CPU
-# goes, per configuration: one timed run under perf record (cpu-clock
-# samples at 4999 Hz on CPU 1, where the receiver and its queue's NAPI
-# thread run; kernel and user call chains; perf itself on CPU 0), folded
+# goes, per configuration: one timed run under perf record (ab-perf.sh:
+# cpu-clock samples at 4999 Hz on CPU 1, where the receiver and its
+# queue's NAPI thread run; kernel and user call chains), folded
 # into OUTDIR/profile-CONFIG.folded: a line per call chain, "task;outer;
 # ...;inner COUNT", NAPI threads as napi/dxsim1, idle time left out. make
 # ab draws each as a flame graph (test/flame.py).
@@ -120,11 +120,17 @@ ab_profile() {
 	for c in netdev-4K devmemx-4K devmemx-tok-4K zcrx-4K devmemx-64K devmemx-tok-64K zcrx-64K; do
 		ab_run "profile-$c" "$out" --configs "$c" --queues 2 --bytes "$bytes" \
 			--runs 1 ${seed:+--seed $seed} "$@" \
-			--profile-cmd "taskset -c 0 perf record -q -C 1 -g -e cpu-clock -F 4999 -o /tmp/perf-%c.data"
-		perf script -F comm,ip,sym -i "/tmp/perf-$c.data" 2>/dev/null | ab_fold >"$out/profile-$c.folded"
+			--profile-cmd "exec bash /dx/ab-perf.sh /tmp/perf-%c.data"
+		# perf script's status is not the fold's (pipefail would end
+		# this script on it, silently): a warning may make it non-zero
+		{ perf script -F comm,ip,sym -i "/tmp/perf-$c.data" 2>/tmp/perf-script.err ||
+			echo "$?" >/tmp/perf-script.rc; } | ab_fold >"$out/profile-$c.folded"
 		rm -f "/tmp/perf-$c.data"
 		n=$(awk '{ n += $NF } END { print n + 0 }' "$out/profile-$c.folded")
-		[ "$n" -gt 0 ] || fail "profile: perf recorded no busy sample of $c on CPU 1"
+		[ "$n" -gt 0 ] || fail "profile: no busy sample of $c on CPU 1 (perf script: exit $(cat /tmp/perf-script.rc 2>/dev/null || echo 0): $(tail -n 3 /tmp/perf-script.err))"
+		[ ! -s /tmp/perf-script.rc ] ||
+			echo "# profile $c: perf script exit $(cat /tmp/perf-script.rc): $(tail -n 1 /tmp/perf-script.err)"
+		rm -f /tmp/perf-script.rc
 		echo "# profile $c: $n busy samples on CPU 1"
 	done
 }

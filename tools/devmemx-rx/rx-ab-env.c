@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -114,12 +115,34 @@ static int ab_sh(const char *cmd, bool quiet)
 	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+/*
+ * --profile-cmd says it is ready by a line on its standard output (perf
+ * record takes seconds of a TCG guest's time to start): 0, or -1 when it
+ * closed it or AB_PROFILE_WAIT passed first.
+ */
+#define AB_PROFILE_WAIT 120
+static int ab_profile_ready(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	double end = ab_now() + AB_PROFILE_WAIT;
+	char c;
+
+	for (;;) {
+		int ms = (end - ab_now()) * 1000;
+
+		if (ms <= 0 || poll(&p, 1, ms) <= 0 || read(fd, &c, 1) != 1)
+			return -1;
+		if (c == '\n')
+			return 0;
+	}
+}
+
 int ab_profile_start(const struct ab *a, const char *cfg)
 {
 	const char *c = a->o->profile_cmd, *p;
 	size_t n = strlen(cfg);
 	char *cmd, *o;
-	int pid;
+	int pid, out[2];
 
 	cmd = malloc(strlen(c) * (n + 1) + 1);
 	if (!cmd)
@@ -134,10 +157,17 @@ int ab_profile_start(const struct ab *a, const char *cfg)
 		}
 	}
 	*o = 0;
+	if (pipe(out)) {
+		free(cmd);
+		return -errno;
+	}
 	pid = fork();
 	if (!pid) {
 		sigset_t none;
 
+		dup2(out[1], STDOUT_FILENO);
+		close(out[0]);
+		close(out[1]);
 		/* ab blocks SIGINT outside its waits: the command must not */
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
@@ -146,15 +176,19 @@ int ab_profile_start(const struct ab *a, const char *cfg)
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
+	close(out[1]);
+	free(cmd);
 	if (pid < 0) {
 		pid = -errno;
 		fprintf(stderr, "devmemx-rx: --profile-cmd: fork: %s\n",
 			strerror(-pid));
+	} else if (ab_profile_ready(out[0]) < 0) {
+		fprintf(stderr, "devmemx-rx: --profile-cmd printed no line within %d s\n",
+			AB_PROFILE_WAIT);
+		ab_profile_stop(pid);
+		pid = -ETIMEDOUT;
 	}
-	free(cmd);
-	/* Time for it to start (perf record: to open its events). */
-	if (pid > 0)
-		sleep(1);
+	close(out[0]);
 	return pid;
 }
 
