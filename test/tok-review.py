@@ -620,7 +620,7 @@ def check_after(caller, site, ret_bytes, caller_ret, protos, labels):
                                 ', '.join(live)))
             else:
                 reads += [(r, w * 8) for r, w in p[0]]
-        if kind and kind[0] == 'ret':
+        if kind and kind[0] == 'ret' and caller_ret:
             reads.append(('rax', caller_ret * 8))
         if 'r' in fl and st['flags'] == 0:
             raise Fail('(d) %s: %s reads the flags the call left' %

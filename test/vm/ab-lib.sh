@@ -112,7 +112,7 @@ ab_sets() {
 # ...;inner COUNT", NAPI threads as napi/dxsim1, idle time left out. make
 # ab draws each as a flame graph (test/flame.py).
 ab_profile() {
-	local out=$1 bytes=$2 seed=$3 c n
+	local out=$1 bytes=$2 seed=$3 c n all lost
 	shift 3
 	command -v perf >/dev/null ||
 		fail "profile: no perf in the VM (make ab SETS=profile puts linux-perf in the build root)"
@@ -121,41 +121,51 @@ ab_profile() {
 		ab_run "profile-$c" "$out" --configs "$c" --queues 2 --bytes "$bytes" \
 			--runs 1 ${seed:+--seed $seed} "$@" \
 			--profile-cmd "exec bash /dx/ab-perf.sh /tmp/perf-%c.data"
-		# perf script's status is not the fold's (pipefail would end
-		# this script on it, silently): a warning may make it non-zero
-		{ perf script -F comm,ip,sym -i "/tmp/perf-$c.data" 2>/tmp/perf-script.err ||
-			echo "$?" >/tmp/perf-script.rc; } | ab_fold >"$out/profile-$c.folded"
-		rm -f "/tmp/perf-$c.data"
+		# --no-inline: perf asks addr2line (not in the VM) for inlined
+		# frames and died of SIGPIPE a few hundred samples in
+		perf script --no-inline -F comm,ip,sym -i "/tmp/perf-$c.data" >/tmp/perf-script.out \
+			2>/tmp/perf-script.err ||
+			fail "profile: perf script $c: exit $?: $(tail -n 3 /tmp/perf-script.err)"
+		ab_fold </tmp/perf-script.out >"$out/profile-$c.folded"
+		all=$(grep -c '^[^ 	]' /tmp/perf-script.out || true)
+		lost=$(perf report -D -i "/tmp/perf-$c.data" 2>/dev/null | grep -c 'PERF_RECORD_LOST' || true)
+		rm -f "/tmp/perf-$c.data" /tmp/perf-script.out /tmp/perf-script.err
 		n=$(awk '{ n += $NF } END { print n + 0 }' "$out/profile-$c.folded")
-		[ "$n" -gt 0 ] || fail "profile: no busy sample of $c on CPU 1 (perf script: exit $(cat /tmp/perf-script.rc 2>/dev/null || echo 0): $(tail -n 3 /tmp/perf-script.err))"
-		[ ! -s /tmp/perf-script.rc ] ||
-			echo "# profile $c: perf script exit $(cat /tmp/perf-script.rc): $(tail -n 1 /tmp/perf-script.err)"
-		rm -f /tmp/perf-script.rc
-		echo "# profile $c: $n busy samples on CPU 1"
+		[ "$n" -gt 0 ] || fail "profile: no busy sample of $c on CPU 1 (of $all)"
+		echo "# profile $c: $n busy samples on CPU 1, of $all; $lost lost records"
 	done
 }
 
 # ab_fold: perf script's samples (-F comm,ip,sym: the task, then a frame a
 # line, innermost first; a blank line after each) as folded stacks.
 ab_fold() {
-	awk 'BEGIN { RS = ""; FS = "\n" }
-	{
-		task = $1
+	awk 'function out() {
+		if (task != "" && task !~ /^swapper/)
+			n[stack]++
+		task = ""
+	}
+	/^[^ \t]/ {
+		out()
+		task = $0
 		gsub(/^[ \t]+|[ \t]+$/, "", task)
-		if (task ~ /^swapper/)
-			next
 		sub(/-[0-9]+$/, "", task)
 		stack = task
-		for (i = NF; i >= 2; i--) {
-			f = $i
-			sub(/^[ \t]*[0-9a-f]+ /, "", f)
-			sub(/\+0x[0-9a-f]+$/, "", f)
-			gsub(/;/, ":", f)
-			stack = stack ";" (f == "" ? "[unknown]" : f)
-		}
-		n[stack]++
+		nf = 0
+		next
 	}
-	END { for (s in n) print s, n[s] }'
+	/^[ \t]*$/ { out(); next }
+	{
+		f = $0
+		sub(/^[ \t]*[0-9a-f]+ /, "", f)
+		sub(/\+0x[0-9a-f]+$/, "", f)
+		gsub(/;/, ":", f)
+		fr[++nf] = f == "" ? "[unknown]" : f
+		# innermost first: the stack is rebuilt outermost first at out()
+		stack = task
+		for (i = nf; i >= 1; i--)
+			stack = stack ";" fr[i]
+	}
+	END { out(); for (s in n) print s, n[s] }'
 }
 
 # ab_scale OUTDIR [args...]: bind and unbind time, metadata and kernel
