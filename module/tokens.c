@@ -233,12 +233,21 @@ int devmemx_tok_recvmsg(struct sock *sk, const struct sk_buff *skb,
 			}
 			/*
 			 * Only the socket's own binding, as upstream's: the same
-			 * one, not another at its freed address.
+			 * one, not another at its freed address. The fragment
+			 * holds its binding: the socket's pointer with the
+			 * socket's id is that binding, found without the lookup
+			 * of devmemx_tok_binding() (a third of this body's time
+			 * at 4K); anything else takes the whole check.
 			 */
-			b = devmemx_tok_binding(skb_frag_netmem(frag));
-			if (!b || (ts && (ts->b != b || ts->id != b->id))) {
-				err = -EFAULT;
-				goto out;
+			niov = skb_frag_net_iov(frag);
+			b = container_of(niov->owner, struct devmemx_owner,
+					 area)->binding;
+			if (!ts || b != ts->b || READ_ONCE(b->id) != ts->id) {
+				b = devmemx_tok_binding(skb_frag_netmem(frag));
+				if (!b || (ts && (ts->b != b || ts->id != b->id))) {
+					err = -EFAULT;
+					goto out;
+				}
 			}
 			if (!ts) {
 				ts = devmemx_tok_make(sk, b);
@@ -249,7 +258,6 @@ int devmemx_tok_recvmsg(struct sock *sk, const struct sk_buff *skb,
 				}
 			}
 			copy = min(copy, remaining_len);
-			niov = skb_frag_net_iov(frag);
 			o = container_of(niov->owner, struct devmemx_owner, area);
 			memset(&c, 0, sizeof(c));
 			c.frag_offset = o->area.base_virtual +
