@@ -115,6 +115,17 @@ static int ab_sh(const char *cmd, bool quiet)
 	return st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+void ab_exec_sh(const char *cmd)
+{
+	sigset_t none;
+
+	/* ab blocks SIGINT and SIGTERM outside its waits: a child must not */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+	_exit(127);
+}
+
 /*
  * --profile-cmd says it is ready by a line on its standard output (perf
  * record takes seconds of a TCG guest's time to start): 0, or -1 when it
@@ -163,23 +174,18 @@ int ab_profile_start(const struct ab *a, const char *cfg)
 	}
 	pid = fork();
 	if (!pid) {
-		sigset_t none;
-
 		dup2(out[1], STDOUT_FILENO);
 		close(out[0]);
 		close(out[1]);
-		/* ab blocks SIGINT outside its waits: the command must not */
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGINT, SIG_DFL);
 		setpgid(0, 0);		/* its own group: SIGINT reaches all */
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
+		ab_exec_sh(cmd);
 	}
+	if (pid < 0)
+		pid = -errno;	/* before close() and free() may change it */
 	close(out[1]);
 	free(cmd);
 	if (pid < 0) {
-		pid = -errno;
 		fprintf(stderr, "devmemx-rx: --profile-cmd: fork: %s\n",
 			strerror(-pid));
 	} else if (ab_profile_ready(out[0]) < 0) {

@@ -40,14 +40,8 @@ static pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
 		 a->o->sender, f->o.port, len,
 		 f->o.no_verify ? " --fill zero" : "");
 	pid = fork();
-	if (pid == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
+	if (pid == 0)
+		ab_exec_sh(cmd);
 	if (pid < 0)
 		fprintf(stderr, "devmemx-rx: fork for the sender: %s\n",
 			strerror(errno));

@@ -126,6 +126,8 @@ int ab_kick(const cpu_set_t *set, double *t);
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		int cpu, unsigned int fifo, bool say);
+/* In a forked child: run @cmd by /bin/sh with no signal blocked; no return. */
+void ab_exec_sh(const char *cmd) __attribute__((noreturn));
 /*
  * --profile-cmd for configuration @cfg: started (its pid, or -errno after a
  * message), then ended by SIGINT and reaped (0, or -EIO after a message
