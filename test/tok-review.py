@@ -358,7 +358,7 @@ def disasm(vmlinux, start, end):
 
 # --- what an instruction reads and writes ---------------------------------
 
-def effects(i, protos):
+def effects(i):
     """(reads, writes, flags) of @i: reads and writes are lists of
     (reg, width); flags is 'r' (reads), 'w' (writes all), 'rw', '' or 'p'
     (writes some). A call or jump out gets kind 'call', 'ret' or 'tail'
@@ -546,7 +546,7 @@ def located(fn, caller, i, *args):
         raise Fail('%s+%#x: %s' % (caller.name, i.addr - caller.entry, e))
 
 
-def check_args(caller, site, need, entry_regs, protos, labels):
+def check_args(caller, site, need, entry_regs, labels):
     """(c): a must-analysis of the bytes written per register."""
     TOP = None
     state = {a: TOP for a in caller.insns}
@@ -561,7 +561,7 @@ def check_args(caller, site, need, entry_regs, protos, labels):
         a = work.pop()
         i = caller.insns[a]
         st = dict(state[a])
-        reads, writes, fl, kind = located(effects, caller, i, protos)
+        reads, writes, fl, kind = located(effects, caller, i)
         if a == site:
             for r, w in need:
                 if st[r] < w * 8:
@@ -586,7 +586,7 @@ def check_args(caller, site, need, entry_regs, protos, labels):
                (caller.name, site))
 
 
-def check_after(caller, site, ret_bytes, caller_ret, protos, labels):
+def check_after(caller, site, caller_ret, protos, labels):
     """(d) and (e): a may-analysis of the call's leftovers: per register
     the low bits written since the call; RET marks %rax holding the
     callee's int."""
@@ -602,7 +602,7 @@ def check_after(caller, site, ret_bytes, caller_ret, protos, labels):
         a = work.pop()
         i = caller.insns[a]
         st = dict(state[a])
-        reads, writes, fl, kind = located(effects, caller, i, protos)
+        reads, writes, fl, kind = located(effects, caller, i)
         is_call = kind and kind[0] == 'call' or is_tail(i, kind, caller)
         if is_call:
             callee = kind[1]
@@ -670,7 +670,7 @@ def check_after(caller, site, ret_bytes, caller_ret, protos, labels):
     return len(state)
 
 
-def scan_rel32(img, syms, lo, hi):
+def scan_rel32(img, lo, hi):
     """Every E8/E9/0F8x rel32 in executable sections whose target falls in
     [lo, hi): (site, target, opcode length)."""
     hits = []
@@ -728,7 +728,7 @@ def review(vmlinux, sysmap, funcs, out):
         if cold:
             own.append(syms.extent(cold)[1:])
         callers = {}
-        for site, t, n in scan_rel32(img, syms, fa, e):
+        for site, t, n in scan_rel32(img, fa, e):
             holder = syms.extent(site)
             if not holder:
                 continue
@@ -787,8 +787,8 @@ def review(vmlinux, sysmap, funcs, out):
                 if mn != 'call':
                     raise Fail('(a) %s: a tail call from %s' % (f, cname))
                 check_args(c, site, need[0], [(r, w * 8) for r, w in cp[0]],
-                           protos, labels)
-                n = check_after(c, site, ret, cp[1], protos, labels)
+                           labels)
+                n = check_after(c, site, cp[1], protos, labels)
                 out('  (c) %s+%#x: %s written on every path; '
                     '(d) (e) %d instructions after it read no leftover and '
                     'the int as %%eax (%d instructions, %d static branches)' %
