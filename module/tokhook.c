@@ -151,6 +151,15 @@ static const struct devmemx_tok_reviewed *devmemx_tok_entry(void)
 		devmemx_tok_off("not reviewed for %s", release);
 		return NULL;
 	}
+	if (devmemx_tok_reviewed[i].build) {
+		if (strcmp(devmemx_tok_reviewed[i].build, init_utsname()->version)) {
+			devmemx_tok_off("not the build of %s reviewed", release);
+			return NULL;
+		}
+		pr_info("token array: the test entry of this build (%s)\n",
+			init_utsname()->version);
+		return &devmemx_tok_reviewed[i];
+	}
 	if (!devmemx_tok_debian(debian, sizeof(debian))) {
 		devmemx_tok_off("no Debian version in uname -v");
 		return NULL;

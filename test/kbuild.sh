@@ -19,11 +19,40 @@ read -r kver kdir < <(awk -v s="$series" '$1 == s {
 	print $2, ($3 != "" ? $3 : "/lib/modules/" $2 "/build") }' /etc/devmemx-kernels) || true
 [ -n "${kver:-}" ] || { echo "no kernel $series in the build root (7.2-debug: make debug-kernel)" >&2; exit 1; }
 
+# A test build (7.2-debug) gets its own entry in the token array's review
+# (module/tokens-reviewed.h) once test/tok-review.py has passed on its
+# vmlinux: its sizes and the whole of its uname -v. Without it the token
+# array would be unavailable there, and the debug lane's checkers would
+# never reach the token path.
+tok_test() {
+	local log=$out/$kver/tok-review.log entry=$out/$kver/tokens-test.h sizes uts
+	mkdir -p "$out/$kver"
+	rm -f "$entry"
+	if ! python3 /src/test/tok-review.py --entry "$kdir/vmlinux" "$kdir/System.map" >"$log" 2>&1; then
+		sed 's/^/    /' "$log" >&2
+		echo "tok-review failed on $series ($kver): its modules get no token array; log: ${log#/src/}" >&2
+		return 1
+	fi
+	sizes=$(sed -n 's/^entry sizes: //p' "$log")
+	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$kdir/include/generated/utsversion.h")
+	[ -n "$sizes" ] && [ -n "$uts" ] ||
+		{ echo "no sizes in $log or no UTS_VERSION in $kdir" >&2; return 1; }
+	printf '{ "%s", NULL, %s, "%s" },\n' "$kver" "$sizes" "$uts" >"$entry"
+	echo "  TOK-REVIEW $series ($kver): passed; its test entry: $(cat "$entry")"
+	TOK_ARGS=(DX_TOK_TEST="$entry")
+}
+TOK_ARGS=()
+case $kdir in
+/lib/modules/*) ;;
+*) tok_test || exit 1 ;;
+esac
+
 build() {
 	local m
 	for m in module driver-shims/sim driver-shims/vram; do
 		mkdir -p "$out/$kver/$m"
-		make --no-print-directory -C "$kdir" M="/src/$m" MO="$out/$kver/$m" "$@" modules
+		make --no-print-directory -C "$kdir" M="/src/$m" MO="$out/$kver/$m" \
+			${TOK_ARGS[@]+"${TOK_ARGS[@]}"} "$@" modules
 	done
 }
 if [ -z "$log" ]; then

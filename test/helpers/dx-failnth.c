@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * dx-failnth IFNAME QUEUE OP PROVIDER [RX-BUF-SIZE]: fail the 1st, 2nd, ...
- * allocation OP makes (through /proc/thread-self/fail-nth, which needs a
- * kernel with fault injection, failslab and fail_page_alloc set to fail
- * sleeping allocations too), one per step, until OP completes without a
- * fault. OP is bind (BIND-RX), unbind (devmemx UNBIND) or release (closing
- * the netlink socket that holds the binding); PROVIDER devmemx or netdev
- * (the kernel's own bind-rx). Each step starts on a new socket and a fresh
- * bind where OP needs one, and ends with every binding gone: the step fails
- * unless devmemx's INFO then counts no binding, niov or page pool. Prints
+ * dx-failnth IFNAME QUEUE OP PROVIDER [RX-BUF-SIZE [PORT]]: fail the 1st,
+ * 2nd, ... allocation OP makes (through /proc/thread-self/fail-nth, which
+ * needs a kernel with fault injection, failslab and fail_page_alloc set to
+ * fail sleeping allocations too), one per step, until OP completes without
+ * a fault. OP is bind (BIND-RX), unbind (devmemx UNBIND), release (closing
+ * the netlink socket that holds the binding), recv (a connection's first
+ * recvmsg(MSG_SOCK_DEVMEM)) or dontneed (its first SO_DEVMEM_DONTNEED);
+ * PROVIDER devmemx, tokens (devmemx with autorelease token-array) or netdev
+ * (the kernel's own bind-rx). recv and dontneed take a flow to PORT: a
+ * child in netns "tx" sends FLOW_BYTES to IFNAME's address, which the
+ * caller steers to QUEUE. A failed recvmsg must leave every byte queued
+ * and a failed DONTNEED every token held: the step then reads the rest and
+ * gives back every token, and fails unless all FLOW_BYTES came as dma-buf
+ * fragments. Each step starts on a new socket and a fresh bind where OP
+ * needs one, and ends with every binding gone: the step fails unless
+ * devmemx's INFO then counts no binding, niov, page pool or token-array
+ * socket. Prints
  * one line per outcome (errno and extack message) with its count, and the
  * number of steps; -v prints every step. -c runs OP once with no fault
  * and prints how many allocations fail-nth counted in it (about the steps a
@@ -17,13 +25,26 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/sockios.h>
 #include <linux/udmabuf.h>
+/* <linux/uio.h> redefines glibc's struct iovec: its devmem types only. */
+#define iovec dx_linux_iovec
+#include <linux/uio.h>
+#undef iovec
 
 #include "linux/devmemx.h"
 #include "linux/netdev.h"
@@ -33,10 +54,15 @@
 #define MAX_OUTCOMES	64
 #define COUNT_ARM	1000000000u
 
-enum op { OP_BIND, OP_UNBIND, OP_RELEASE };
+#define FLOW_BYTES	(256 << 10)
+#define MAX_FRAGS	512	/* FLOW_BYTES in 4K fragments and more */
+
+enum op { OP_BIND, OP_UNBIND, OP_RELEASE, OP_RECV, OP_DONTNEED };
 
 static unsigned int ifindex, queue, bufsize;
-static bool netdev, verbose, count;
+static bool netdev, tokens, verbose, count;
+static int listen_fd = -1;
+static struct sockaddr_in peer;
 static uint16_t dx_family, nd_family;
 static int dmabuf, nth_fd, info_sock;
 static unsigned long counted;
@@ -50,10 +76,15 @@ static struct {
 } outcomes[MAX_OUTCOMES];
 static unsigned int noutcomes;
 
-static void die(const char *fmt, const char *arg)
+static void __attribute__((format(printf, 1, 2), noreturn)) die(const char *fmt, ...)
 {
+	va_list ap;
+
+	fflush(stdout);
 	fprintf(stderr, "dx-failnth: ");
-	fprintf(stderr, fmt, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
 }
@@ -128,6 +159,11 @@ static int bind_rx(int sock, struct outcome *o)
 		put_u32(&m, DEVMEMX_A_QUEUE_ID, queue);
 		nest_end(&m, nest);
 		put_u32(&m, DEVMEMX_A_BINDING_RX_BUF_SIZE, bufsize);
+		if (tokens) {
+			uint8_t v = DEVMEMX_AUTORELEASE_TOKEN_ARRAY;
+
+			put(&m, DEVMEMX_A_BINDING_AUTORELEASE, &v, sizeof(v));
+		}
 	}
 	return call(sock, &m, 1, o);
 }
@@ -147,26 +183,217 @@ static double now(void)
 	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/*
- * Wait (up to 60 s) until devmemx counts no binding, niov or page pool;
- * polls from every 1 ms to every 64 ms. False if the time ran out or INFO
- * failed (a count of -1).
- */
-static bool idle(long long v[3])
+/* ---- the flow of recv and dontneed ---- */
+
+/* The listener on PORT at IFNAME's IPv4 address, which the sender gets. */
+static void flow_listen(const char *ifname, unsigned int port)
 {
-	static const uint16_t attr[3] = {
+	struct ifaddrs *ifa, *i;
+	int one = 1;
+
+	if (getifaddrs(&ifa))
+		die("getifaddrs: %s", strerror(errno));
+	for (i = ifa; i; i = i->ifa_next)
+		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
+		    !strcmp(i->ifa_name, ifname))
+			break;
+	if (!i)
+		die("%s has no IPv4 address", ifname);
+	memcpy(&peer, i->ifa_addr, sizeof(peer));
+	freeifaddrs(ifa);
+	peer.sin_port = htons(port);
+	listen_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (listen_fd < 0 ||
+	    setsockopt(listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(listen_fd, (struct sockaddr *)&peer, sizeof(peer)) ||
+	    listen(listen_fd, 1))
+		die("cannot listen on the flow's port: %s", strerror(errno));
+}
+
+/* A child in netns tx sends FLOW_BYTES to the listener and closes. */
+static pid_t flow_send(void)
+{
+	static char buf[FLOW_BYTES];
+	pid_t pid = fork();
+	int ns, fd;
+
+	if (pid)
+		return pid;
+	ns = open("/run/netns/tx", O_RDONLY | O_CLOEXEC);
+	if (ns < 0 || setns(ns, CLONE_NEWNET))
+		die("cannot enter netns tx: %s", strerror(errno));
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = i * 7 + 3;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&peer, sizeof(peer)) ||
+	    write(fd, buf, sizeof(buf)) != sizeof(buf))
+		die("the sender: %s", strerror(errno));
+	_exit(0);
+}
+
+/* The bytes queued on @fd (SIOCINQ). */
+static int queued(int fd)
+{
+	int n = -1;
+
+	if (ioctl(fd, SIOCINQ, &n))
+		die("SIOCINQ: %s", strerror(errno));
+	return n;
+}
+
+struct frags {
+	struct dmabuf_token tok[MAX_FRAGS];
+	unsigned int n;
+	size_t bytes;
+};
+
+/*
+ * One recvmsg(MSG_SOCK_DEVMEM) on @fd: its fragments' tokens added to @f.
+ * Its return, or -errno. Only dma-buf fragments may come.
+ */
+static ssize_t flow_recv(int fd, struct frags *f)
+{
+	static char ctrl[CMSG_SPACE(sizeof(struct dmabuf_cmsg)) * MAX_FRAGS];
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctrl, .msg_controllen = sizeof(ctrl),
+	};
+	struct cmsghdr *c;
+	ssize_t r;
+
+	r = recvmsg(fd, &msg, MSG_SOCK_DEVMEM | MSG_DONTWAIT);
+	if (r < 0)
+		return -errno;
+	for (c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+		struct dmabuf_cmsg d;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SO_DEVMEM_DMABUF)
+			die("the flow got a fragment that was not the dma-buf's");
+		memcpy(&d, CMSG_DATA(c), sizeof(d));
+		if (f->n == MAX_FRAGS)
+			die("the flow took more than %d fragments", MAX_FRAGS);
+		f->tok[f->n++] = (struct dmabuf_token){ d.frag_token, 1 };
+		f->bytes += d.frag_size;
+	}
+	return r;
+}
+
+/* Every token of @f back; how many the kernel counted, or -errno. */
+static int flow_dontneed(int fd, struct frags *f)
+{
+	int freed = 0, r;
+
+	for (unsigned int i = 0; i < f->n; i += 128) {
+		unsigned int k = f->n - i < 128 ? f->n - i : 128;
+
+		r = setsockopt(fd, SOL_SOCKET, SO_DEVMEM_DONTNEED, f->tok + i,
+			       k * sizeof(f->tok[0]));
+		if (r < 0)
+			return -errno;
+		freed += r;
+	}
+	f->n = 0;
+	return freed;
+}
+
+/*
+ * OP recv or dontneed on a connection of the binding just made, with the
+ * fault armed for that call alone; then the rest read and every token
+ * given back with none armed. Its outcome in @o; the armed call's return.
+ */
+static unsigned long flow_step(enum op op, unsigned int n, struct outcome *o)
+{
+	static struct frags f;
+	pid_t pid;
+	double end = now() + 30;
+	unsigned long left;
+	int fd, st, r, q, held = 0;
+	ssize_t got;
+
+	fflush(stdout);
+	pid = flow_send();
+	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd < 0)
+		die("accept: %s", strerror(errno));
+	while ((q = queued(fd)) < FLOW_BYTES) {
+		if (now() > end)
+			die("the flow's bytes did not all arrive in 30 s (%d queued)", q);
+		usleep(1000);
+	}
+	memset(&f, 0, sizeof(f));
+	memset(o, 0, sizeof(*o));
+	if (op == OP_DONTNEED) {
+		if (flow_recv(fd, &f) <= 0)
+			die("the flow's first recvmsg got nothing");
+		held = f.n;
+	}
+	arm(count ? COUNT_ARM : n);
+	r = op == OP_RECV ? flow_recv(fd, &f) : flow_dontneed(fd, &f);
+	left = disarm();
+	if (r < 0) {
+		o->err = -r;
+		if (op == OP_RECV && queued(fd) != FLOW_BYTES)
+			die("step %u: a recvmsg that failed (%s) left %d of %d bytes queued",
+			    n, strerror(-r), queued(fd), FLOW_BYTES);
+		f.n = held;
+	} else if (op == OP_DONTNEED && r != held) {
+		die("step %u: a DONTNEED with a fault armed gave back %d of %d tokens", n, r, held);
+	}
+	/* The rest, with nothing armed: every byte read, every token back. */
+	do {
+		if (f.n >= MAX_FRAGS - 64 || (op == OP_DONTNEED && f.n)) {
+			held = f.n;
+			r = flow_dontneed(fd, &f);
+			if (r != held)
+				die("step %u: DONTNEED gave back %d of %d tokens", n, r, held);
+		}
+		got = flow_recv(fd, &f);
+	} while (got > 0 || got == -EAGAIN);
+	if (got < 0)
+		die("step %u: the flow's recvmsg after the step: %s", n, strerror(-got));
+	held = f.n;
+	r = flow_dontneed(fd, &f);
+	if (r != held)
+		die("step %u: DONTNEED gave back %d of %d tokens", n, r, held);
+	if (f.bytes != FLOW_BYTES)
+		die("step %u: %zu of the flow's %d bytes came as dma-buf fragments",
+		    n, f.bytes, FLOW_BYTES);
+	close(fd);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		die("step %u: the sender failed", n);
+	return left;
+}
+
+/*
+ * Wait (up to 60 s) until devmemx counts no binding, niov, page pool or
+ * token-array socket; polls from every 1 ms to every 64 ms. False if the
+ * time ran out or INFO failed (a count of -1).
+ */
+#define IDLE_COUNTS	4
+static bool idle(long long v[IDLE_COUNTS])
+{
+	static const uint16_t attr[IDLE_COUNTS] = {
 		DEVMEMX_A_INFO_BINDINGS, DEVMEMX_A_INFO_NIOVS, DEVMEMX_A_INFO_PAGE_POOLS,
+		DEVMEMX_A_INFO_TOKEN_SOCKETS,
 	};
 	struct timespec pause = { .tv_nsec = 1000000 };
 	double end = now() + 60;
+	bool zero, failed;
 	int i;
 
 	for (;;) {
-		for (i = 0; i < 3; i++)
+		zero = true;
+		failed = false;
+		for (i = 0; i < IDLE_COUNTS; i++) {
 			v[i] = devmemx_info(info_sock, dx_family, attr[i]);
-		if (!v[0] && !v[1] && !v[2])
+			zero &= !v[i];
+			failed |= v[i] < 0;
+		}
+		if (zero)
 			return true;
-		if (v[0] < 0 || v[1] < 0 || v[2] < 0 || now() > end)
+		if (failed || now() > end)
 			return false;
 		nanosleep(&pause, NULL);
 		if (pause.tv_nsec < 64000000)
@@ -204,26 +431,28 @@ static bool step(enum op op, unsigned int n)
 	int sock = nl_open();
 	unsigned long left;
 	bool injected;
-	long long v[3];
+	long long v[IDLE_COUNTS];
 	int rc;
 
 	if (op != OP_BIND && (bind_rx(sock, &pre) || pre.err))
 		die("the bind before the step failed: %s", pre.text[0] ? pre.text :
 		    strerror(pre.err ?: EIO));
-	arm(count ? COUNT_ARM : n);
-	switch (op) {
-	case OP_BIND:
-		rc = bind_rx(sock, &o);
-		break;
-	case OP_UNBIND:
-		rc = unbind(sock, pre.id, &o);
-		break;
-	default:
-		rc = close(sock);
-		sock = -1;
-		memset(&o, 0, sizeof(o));
+	if (op == OP_RECV || op == OP_DONTNEED) {
+		rc = 0;
+		left = flow_step(op, n, &o);
+	} else {
+		arm(count ? COUNT_ARM : n);
+		if (op == OP_BIND) {
+			rc = bind_rx(sock, &o);
+		} else if (op == OP_UNBIND) {
+			rc = unbind(sock, pre.id, &o);
+		} else {
+			rc = close(sock);
+			sock = -1;
+			memset(&o, 0, sizeof(o));
+		}
+		left = disarm();
 	}
-	left = disarm();
 	injected = !left;
 	counted = COUNT_ARM - left;
 	/* An allocation of the request's own skb or of its answer failed. */
@@ -233,44 +462,51 @@ static bool step(enum op op, unsigned int n)
 	if (sock >= 0)
 		close(sock);
 	if (!idle(v)) {
-		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
-			fprintf(stderr, "dx-failnth: step %u: devmemx INFO failed after teardown\n", n);
-		else
-			fprintf(stderr, "dx-failnth: step %u: 60 s after teardown devmemx still counts %lld bindings, %lld niovs, %lld page pools\n",
-				n, v[0], v[1], v[2]);
-		exit(1);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0 || v[3] < 0)
+			die("step %u: devmemx INFO failed after teardown", n);
+		die("step %u: 60 s after teardown devmemx still counts %lld bindings, %lld niovs, %lld page pools, %lld token-array sockets",
+		    n, v[0], v[1], v[2], v[3]);
 	}
 	return !injected && !o.err;
 }
 
 int main(int argc, char **argv)
 {
-	static const char * const names[] = { "bind", "unbind", "release" };
+	static const char * const names[] = { "bind", "unbind", "release", "recv", "dontneed" };
 	enum op op = OP_BIND;
 	unsigned int n, i;
+	bool flow;
 	double t0;
 
 	for (; argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-c")); argc--, argv++)
 		*(argv[1][1] == 'v' ? &verbose : &count) = true;
-	if (argc < 5 || argc > 6) {
-		fprintf(stderr, "usage: dx-failnth [-v] [-c] IFNAME QUEUE bind|unbind|release devmemx|netdev [RX-BUF-SIZE]\n");
+	if (argc < 5 || argc > 7) {
+		fprintf(stderr, "usage: dx-failnth [-v] [-c] IFNAME QUEUE bind|unbind|release|recv|dontneed devmemx|tokens|netdev [RX-BUF-SIZE [PORT]]\n");
 		return 2;
 	}
 	ifindex = if_nametoindex(argv[1]);
 	queue = atoi(argv[2]);
-	while (op < 3 && strcmp(argv[3], names[op]))
+	while (op <= OP_DONTNEED && strcmp(argv[3], names[op]))
 		op++;
 	netdev = !strcmp(argv[4], "netdev");
+	tokens = !strcmp(argv[4], "tokens");
 	bufsize = argc > 5 ? strtoul(argv[5], NULL, 0) : 4096;
+	flow = op == OP_RECV || op == OP_DONTNEED;
 	if (!ifindex)
 		die("no device %s", argv[1]);
-	if (op == 3 || (!netdev && strcmp(argv[4], "devmemx")) || (netdev && op == OP_UNBIND))
-		die("no such operation: %s", argv[3]);
+	if (op > OP_DONTNEED || (!netdev && !tokens && strcmp(argv[4], "devmemx")) ||
+	    (netdev && op == OP_UNBIND))
+		die("no such operation: %s %s", argv[3], argv[4]);
+	if (flow != (argc == 7))
+		die("%s", flow ? "recv and dontneed take a PORT" : "only recv and dontneed take a PORT");
+	if (flow)
+		flow_listen(argv[1], atoi(argv[6]));
 	nth_fd = open("/proc/thread-self/fail-nth", O_RDWR | O_CLOEXEC);
 	if (nth_fd < 0)
 		die("/proc/thread-self/fail-nth: %s (a kernel with CONFIG_FAULT_INJECTION)",
 		    strerror(errno));
-	dmabuf = bufsize > 4096 ? udmabuf(2 << 20, true) : udmabuf_pieces();
+	/* A flow needs room: a whole huge page at every size. */
+	dmabuf = bufsize > 4096 || flow ? udmabuf(2 << 20, true) : udmabuf_pieces();
 	if (dmabuf < 0)
 		die("cannot make a udmabuf: %s", strerror(errno));
 	info_sock = nl_open();

@@ -1,7 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # fail-nth (needs fault injection: the 7.2-debug kernel): BIND-RX of devmemx
 # (4K and 64K niovs) and of the kernel's own devmem, devmemx's UNBIND and
-# the socket release that ends its binding, each run once per allocation it
+# the socket release that ends its binding; for the token array (the debug
+# build's test entry makes it ready there), its first bind, which hooks the
+# token path, and a connection's first recvmsg and first DONTNEED (a failed
+# one leaves its bytes queued or its tokens held, and the retry gets them:
+# dx-failnth checks); each run once per allocation it
 # makes with that allocation failed (test/helpers/dx-failnth.c), until it
 # completes with none failed. Every step must end in a clean error or a
 # success, and with no binding, niov or page pool left once its socket is
@@ -56,6 +60,19 @@ failnth "$oom" release devmemx 65536
 # the binding until it restarts; devmemx retries the restart every second.
 # It answers a few of the failed allocations with EINVAL (no message).
 failnth "$oom|EINVAL" bind netdev
+
+tok=$(devmemx info | sed -n 's/^token-array: //p')
+[ "$tok" = ready ] ||
+	fail "token array $tok: $(devmemx info | sed -n 's/^token-array-why: //p') (test/kbuild.sh gives a test build its entry)"
+port=7320
+rule=$(ip netns exec rx ethtool -N dxsim1 flow-type tcp4 dst-port $port action 2 |
+	sed -n 's/^Added rule with ID \([0-9]*\)$/\1/p')
+[ -n "$rule" ] || fail "no ntuple rule for port $port"
+failnth "$oom" bind tokens 4096
+failnth "$oom" recv tokens 4096 $port
+failnth "$oom" recv tokens 65536 $port
+failnth "$oom" dontneed tokens 4096 $port
+ip netns exec rx ethtool -N dxsim1 delete "$rule"
 
 for a in failslab fail_page_alloc; do
 	echo Y >$dbg/$a/ignore-gfp-wait

@@ -10,10 +10,9 @@ case $DX_SERIES in
      json_features='["rx-page-size","intree-large-niov"]' ;;
 *) fail "no expected features for kernel $DX_KVER" ;;
 esac
-# The token array's gate: a stock kernel's release is reviewed, the debug
-# kernel's (7.2.12-dxdebug) is not.
+# The token array's gate: a stock kernel's release is reviewed, and the
+# debug build (7.2.12-dxdebug) has the test entry test/kbuild.sh gave it.
 tok=ready tok_why="reviewed for $DX_KVER"
-[ -z "$DX_DEBUG" ] || tok=unavailable tok_why="not reviewed for $DX_KVER"
 
 expect_err 1 'devmemx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)' \
 	devmemx info
@@ -31,6 +30,12 @@ grep -q "devmemx: dmabuf_devmem_ops=0x$wrong is not the address of dmabuf_devmem
 dx_load
 grep -q "devmemx: version $DX_VERSION loaded$" <<<"$(dmesg)" ||
 	fail "no load message in dmesg"
+# The test entry says so when it is taken, and only on the debug build.
+if grep -qF "devmemx: token array: the test entry of this build ($(uname -v))" <<<"$(dmesg)"; then
+	[ -n "$DX_DEBUG" ] || fail "a stock kernel took a test entry of the token array's review"
+else
+	[ -z "$DX_DEBUG" ] || fail "no kernel log line for the debug build's test entry"
+fi
 
 got=$(devmemx info)
 expect_eq "$got" "version: $DX_VERSION
