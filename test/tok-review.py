@@ -10,7 +10,9 @@
 #      fentry site at +0, and every rel32 call or jump into it, found by
 #      scanning the kernel text and confirmed by disassembly, targets +0;
 #      nothing in its code or data holds its absolute address but
-#      __mcount_loc;
+#      __mcount_loc (and, in a KASAN build, the PC of its own stack frame
+#      record: stores of the magic, the frame's description and its
+#      address, to the stack, for reports);
 #  (b) GCC made no .isra/.constprop/.part clone of it (a .cold part only);
 #  (c) every caller writes each argument register, at the width the
 #      prototype gives it, on every path since its entry or its last call;
@@ -354,6 +356,42 @@ def disasm(vmlinux, start, end):
     if insns:
         insns[-1].next = end
     return {i.addr: i for i in insns}
+
+
+ASAN_FRAME_MAGIC = 0x41b58ab3
+
+
+def asan_frame_pcs(vmlinux, start, end):
+    """Where [start, end) stores its own address as the PC of its KASAN
+    stack frame record (a KASAN build): the addresses of those
+    immediates. The record is three words, magic, description and PC,
+    stored by `movq $MAGIC,D(%rsp)`, `movq $DESC,D+8(%rsp)` and
+    `movq $START,D+16(%rsp)` among the next 16 instructions, with %rsp
+    unchanged in between. It is data for reports, never a branch."""
+    insns = sorted(disasm(vmlinux, start, end).values(), key=lambda i: i.addr)
+    store = re.compile(r'^movq \$0x([0-9a-f]+),(0x[0-9a-f]+)?\(%rsp\)$')
+    moves_rsp = re.compile(r'^(push|pop|call|enter|leave)|,%rsp$')
+    at = set()
+    for k, i in enumerate(insns):
+        m = store.match(i.text)
+        if not m or int(m.group(1), 16) != ASAN_FRAME_MAGIC:
+            continue
+        d = int(m.group(2) or '0', 16)
+        desc = False
+        for j in insns[k + 1:k + 17]:
+            if moves_rsp.search(j.text):
+                break
+            m = store.match(j.text)
+            if not m:
+                continue
+            v, off = int(m.group(1), 16), int(m.group(2) or '0', 16)
+            if off == d + 8:
+                desc = True
+            elif off == d + 16 and v == start and desc:
+                # movq $imm32,disp(%rsp): the imm32 is its last 4 bytes
+                at.add(j.next - 4)
+                break
+    return at
 
 
 # --- what an instruction reads and writes ---------------------------------
@@ -755,12 +793,13 @@ def review(vmlinux, sysmap, funcs, out):
         mc = (syms.by_name.get('__start_mcount_loc', [0])[0],
               syms.by_name.get('__stop_mcount_loc', [0])[0])
         pat = struct.pack('<I', fa & 0xffffffff)
+        asan = asan_frame_pcs(vmlinux, fa, e)
         for name, addr, off, size, execu in img.sections:
             d = img.data[off:off + size]
             p = d.find(pat)
             while p >= 0:
                 va = addr + p
-                if not (mc[0] <= va < mc[1]):
+                if not (mc[0] <= va < mc[1]) and va not in asan:
                     raise Fail('(a) %s: its address is at %#x (%s, after %s)' %
                                (f, va, name, (syms.extent(va) or ('?',))[0]))
                 p = d.find(pat, p + 1)

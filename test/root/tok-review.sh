@@ -190,6 +190,16 @@ out=$(python3 "$review" a-pointer.elf a-pointer.map $F 2>&1)
 echo "$out" | tail -1 | grep -q "^FAIL: (a) $F: its address is at 0x[0-9a-f]* (.data, after " ||
 	fail "a-pointer: a pointer to it in .data passes: $out"
 echo "# a-pointer: $(echo "$out" | tail -1)"
+# (a) in a KASAN build: the function's own stack frame record (magic,
+# description, its address, stored to the stack) holds its address and
+# passes; the same stores without the magic do not.
+rec="movq \$0x41b58ab3,0x8(%rsp)\\\\nnop\\\\nmovq \$0,0x10(%rsp)\\\\nmovq \$$F,0x18(%rsp)"
+expect a-asan "" -e "s/@HEAD@/call __fentry__\\\\n$rec/"
+build a-asan-nomagic -e "s/@HEAD@/call __fentry__\\\\n${rec/0x41b58ab3/0x41b58ab4}/"
+out=$(python3 "$review" a-asan-nomagic.elf a-asan-nomagic.map $F 2>&1)
+echo "$out" | tail -1 | grep -q "^FAIL: (a) $F: its address is at 0x[0-9a-f]* (.text, after $F)" ||
+	fail "a-asan-nomagic: its address stored without the frame's magic passes: $out"
+echo "# a-asan-nomagic: $(echo "$out" | tail -1)"
 # (b): a clone beside it
 cp good.elf b-clone.elf
 { cat good.map; echo "ffffffff81000100 t $F.isra.0"; } >b-clone.map
@@ -197,4 +207,4 @@ out=$(python3 "$review" b-clone.elf b-clone.map $F 2>&1)
 [ "$(echo "$out" | tail -1)" = "FAIL: (b) $F: GCC cloned it: $F.isra.0" ] ||
 	fail "b-clone: a .isra clone passes: $out"
 echo "# b-clone: $(echo "$out" | tail -1)"
-echo "tok-review: the good image passes; 14 planted defects each fail with their own message"
+echo "tok-review: the good image and a KASAN frame record pass; 15 planted defects each fail with their own message"
