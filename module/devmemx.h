@@ -134,6 +134,7 @@ struct devmemx_binding {
 	u32 flags;
 	u8 autorelease;			/* enum devmemx_autorelease */
 	bool tok_user;			/* holds the token array's hooks */
+	bool policy;			/* made by netdev's bind-rx under a policy */
 	struct pid *creator;
 
 	struct mutex lock;		/* dev, queues, pool_shift, resize */
@@ -223,16 +224,20 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
  * binding.c, resize.c; binding.c -> import.c -> end.c -> queue.c ->
  * resize.c; binding.c -> niov.c, queue.c, resize.c; import.c -> check.c,
  * queue.c; dispatch.c -> binding.c, provider.c -> niov.c, resize.c;
- * tokhook.c -> dispatch.c, tokens.c -> binding.c, niov.c.
- * check.c, niov.c and resize.c call no other file. One call goes up:
- * a token-array binding's free gives back the hooks it held
- * (devmemx_tokhook_put()), which only queues work.
+ * tokhook.c -> dispatch.c, tokens.c -> binding.c, niov.c;
+ * polhook.c -> policy.c, netlink.c, dispatch.c; policy.c -> netlink.c;
+ * end.c -> policy.c.
+ * check.c, niov.c and resize.c call no other file. Two calls go up, and
+ * each only queues work: a token-array binding's free gives back the
+ * hooks it held (devmemx_tokhook_put()), and the last policy's end asks
+ * polhook.c to unhook (devmemx_polhook_idle()).
  */
 
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
 extern const struct memory_provider_ops *devmemx_intree_ops;
 extern unsigned int devmemx_hooks;
 unsigned long devmemx_sym_size(unsigned long addr, const char *name);
+bool devmemx_debian_version(char *buf, size_t len);
 struct ftrace_ops;
 int devmemx_ftrace_on(struct ftrace_ops *ops, unsigned long ip);
 void devmemx_ftrace_off(struct ftrace_ops *ops, unsigned long ip);
@@ -376,8 +381,57 @@ void devmemx_end_failed_bind(struct devmemx_binding *b);
 int devmemx_end_init(void);
 void devmemx_end_exit(void);
 
+#define DEVMEMX_MAX_QUEUES	256	/* in a bind's request */
+/* polhook.c: netdev's bind-rx served under a policy */
+extern struct mutex devmemx_polhook_lock;
+void devmemx_polhook_init(void);
+void devmemx_polhook_exit(void);
+int devmemx_polhook_on(struct netlink_ext_ack *extack);
+void devmemx_polhook_idle(void);
+const char *devmemx_polhook_why(void);
+/* policy.c: the per-device policies */
+struct devmemx_policy {
+	struct list_head node;		/* policy.c's list */
+	u64 net_cookie;			/* the namespace it was set in */
+	int ifindex;
+	u32 size;			/* niov size */
+	unsigned int n;			/* queues listed; 0: all */
+	u32 q[DEVMEMX_MAX_QUEUES];
+	struct rcu_head rcu;
+};
+
+extern struct mutex devmemx_pol_lock;
+struct devmemx_policy *devmemx_policy_find(const struct net *net, int ifindex);
+bool devmemx_policy_covers(const struct devmemx_policy *p, u32 q);
+bool devmemx_policy_any(void);
+void devmemx_policy_dev_gone(struct net_device *dev);
+void devmemx_policy_net_gone(const struct net *net);
 /* netlink.c: the family's handlers (show.c: BINDING-GET's) */
+/*
+ * What a bind asks for, read from the request by its family's handler
+ * (netlink.c's, or polhook.c's for netdev's bind-rx): nothing below looks
+ * at a request's attributes, whose indices belong to the family that
+ * parsed them.
+ */
+struct devmemx_bind_args {
+	struct net *net;		/* the requester's namespace */
+	const struct nlattr *dev_attr;	/* the request's device, for refusals */
+	struct netlink_ext_ack *extack;
+	const u32 *q;
+	unsigned int n;
+	u32 size;
+	u32 fd;
+	u32 flags;
+	u8 autorelease;
+	bool policy;			/* netdev's bind-rx, under a policy */
+	u32 portid;			/* the socket the binding ends with */
+};
+
+struct devmemx_binding *devmemx_bind_make(struct net_device *dev,
+					  const struct devmemx_bind_args *a);
 struct devmemx_binding *devmemx_nl_binding(struct genl_info *info);
+int devmemx_nl_queues(struct genl_info *info, int type, u32 *q,
+		      unsigned int *n);
 int devmemx_nl_no_binding(struct genl_info *info);
 int devmemx_nl_init(void);
 void devmemx_nl_exit(void);

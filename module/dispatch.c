@@ -18,6 +18,7 @@
 #include <linux/ftrace.h>
 #include <linux/kallsyms.h>
 #include <linux/slab.h>
+#include <linux/utsname.h>
 #include <net/page_pool/memory_provider.h>
 
 #include "devmemx.h"
@@ -91,6 +92,26 @@ unsigned long devmemx_sym_size(unsigned long addr, const char *name)
 	    strchr(buf, '[') || kstrtoul(buf + n + 7, 16, &size))
 		return 0;
 	return size;
+}
+
+/*
+ * The Debian version in utsname()->version ("... Debian 7.2.12-1~bpo13+1
+ * ..."), which the reviews of the functions devmemx redirects name.
+ */
+bool devmemx_debian_version(char *buf, size_t len)
+{
+	const char *v = strstr(init_utsname()->version, " Debian ");
+	size_t n;
+
+	if (!v)
+		return false;
+	v += strlen(" Debian ");
+	n = strcspn(v, " ");
+	if (!n || n >= len)
+		return false;
+	memcpy(buf, v, n);
+	buf[n] = '\0';
+	return true;
 }
 
 static bool devmemx_sym_is(unsigned long addr, const char *name)

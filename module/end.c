@@ -117,7 +117,10 @@ static struct notifier_block devmemx_netlink_nb = {
  */
 static void __net_exit devmemx_net_pre_exit(struct net *net)
 {
-	unsigned int n = devmemx_end_all(devmemx_binding_made_in, net);
+	unsigned int n;
+
+	devmemx_policy_net_gone(net);
+	n = devmemx_end_all(devmemx_binding_made_in, net);
 
 	if (n)
 		pr_info("%u binding%s ended with the network namespace %s made in\n",
@@ -209,6 +212,7 @@ static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 
 	if (event != NETDEV_UNREGISTER)
 		return NOTIFY_DONE;
+	devmemx_policy_dev_gone(dev);
 	if (READ_ONCE(dev->reg_state) == NETREG_REGISTERED) {
 		n = devmemx_end_move(dev);
 		if (n)

@@ -23,6 +23,7 @@ static int __init devmemx_init(void)
 		goto err_binding;
 	/* It cannot fail: a kernel it rules out loads without the token array. */
 	devmemx_tokhook_init();
+	devmemx_polhook_init();	/* the same: only policies become unavailable */
 	ret = devmemx_end_init();
 	if (ret)
 		goto err_dispatch;
@@ -47,6 +48,7 @@ static void __exit devmemx_exit(void)
 	devmemx_nl_exit();
 	devmemx_end_exit();
 	devmemx_queue_exit();
+	devmemx_polhook_exit();
 	devmemx_tokhook_exit();
 	devmemx_dispatch_exit();
 	devmemx_binding_exit();

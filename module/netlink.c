@@ -12,8 +12,6 @@
 #include "devmemx.h"
 #include "generated/netlink.h"
 
-#define DEVMEMX_MAX_QUEUES	256
-
 /*
  * INFO's live objects: the module's in the initial network namespace, the
  * namespace's own bindings anywhere else (a container learns nothing of
@@ -85,7 +83,8 @@ err_free:
 }
 
 /* The queue list of a request: ids, each once. */
-static int devmemx_nl_queues(struct genl_info *info, u32 *q, unsigned int *n)
+int devmemx_nl_queues(struct genl_info *info, int type, u32 *q,
+		      unsigned int *n)
 {
 	struct nlattr *tb[DEVMEMX_A_QUEUE_MAX + 1];
 	const struct nlattr *attr;
@@ -93,8 +92,7 @@ static int devmemx_nl_queues(struct genl_info *info, u32 *q, unsigned int *n)
 	int rem, err;
 
 	*n = 0;
-	nla_for_each_attr_type(attr, DEVMEMX_A_BINDING_QUEUES,
-			       genlmsg_data(info->genlhdr),
+	nla_for_each_attr_type(attr, type, genlmsg_data(info->genlhdr),
 			       genlmsg_len(info->genlhdr), rem) {
 		err = nla_parse_nested(tb, DEVMEMX_A_QUEUE_MAX, attr,
 				       devmemx_queue_nl_policy, info->extack);
@@ -137,7 +135,7 @@ static int devmemx_nl_bind_req(struct genl_info *info, struct devmemx_nl_req *re
 	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_FD) ||
 	    GENL_REQ_ATTR_CHECK(info, DEVMEMX_A_BINDING_QUEUES))
 		return -EINVAL;
-	return devmemx_nl_queues(info, req->q, &req->n) ?:
+	return devmemx_nl_queues(info, DEVMEMX_A_BINDING_QUEUES, req->q, &req->n) ?:
 	       devmemx_tokhook_check_bind(info->attrs[DEVMEMX_A_BINDING_AUTORELEASE],
 					  info->extack);
 }
@@ -210,26 +208,8 @@ static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
 	return 0;
 }
 
-/*
- * What a bind asks for, read from the request by its family's handler:
- * nothing below looks at a request's attributes, whose indices belong to
- * the family that parsed them.
- */
-struct devmemx_bind_args {
-	struct net *net;		/* the requester's namespace */
-	const struct nlattr *dev_attr;	/* the request's device, for refusals */
-	struct netlink_ext_ack *extack;
-	const u32 *q;
-	unsigned int n;
-	u32 size;
-	u32 fd;
-	u32 flags;
-	u8 autorelease;
-	u32 portid;			/* the socket the binding ends with */
-};
-
 /* With the device locked: the checks, the binding, its queues. */
-static struct devmemx_binding *
+struct devmemx_binding *
 devmemx_bind_make(struct net_device *dev, const struct devmemx_bind_args *a)
 {
 	struct devmemx_binding *b;
@@ -254,6 +234,7 @@ devmemx_bind_make(struct net_device *dev, const struct devmemx_bind_args *a)
 	}
 	b->flags = a->flags;
 	b->autorelease = a->autorelease;
+	b->policy = a->policy;
 	b->nasked = a->n;
 	b->net_cookie = a->net->net_cookie;
 	b->portid = a->portid;

@@ -76,7 +76,7 @@ fi
 # differs from what devmemx's bodies take leaves the token array
 # unavailable (why in DEVMEMX_BTF_TOK_WHY); the rest of devmemx builds.
 protos=$(pfunct -F btf --prototypes "$btf" 2>/dev/null |
-	grep -E '^[a-z].* \*?(tcp_recvmsg_dmabuf|sock_devmem_dontneed|tcp_v4_destroy_sock)\(')
+	grep -E '^[a-z].* \*?(tcp_recvmsg_dmabuf|sock_devmem_dontneed|tcp_v4_destroy_sock|netdev_nl_bind_rx_doit)\(')
 proto() { # name -> its prototype, spacing normalised, parameter names dropped
 	printf '%s\n' "$protos" | awk -v f="$1" '
 		{ line = $0; n = index(line, " " f "(") }
@@ -110,6 +110,17 @@ for want in \
 	fi
 done
 
+# The same for the doit policies redirect (polhook.c).
+pol_want='int (struct sk_buff *, struct genl_info *)'
+pol_got=$(proto netdev_nl_bind_rx_doit)
+pol_why= pol_detail=
+if [ -z "$pol_got" ]; then
+	pol_why="no BTF prototype of netdev_nl_bind_rx_doit"
+elif [ "$pol_got" != "$pol_want" ]; then
+	pol_why="netdev_nl_bind_rx_doit: BTF prototype differs"
+	pol_detail="it is $pol_got, not $pol_want"
+fi
+
 if [ -n "$missing" ]; then
 	echo "devmemx: kernel $release cannot be served:$missing devmemx needs Linux 7.2 or later"
 	exit 1
@@ -128,5 +139,8 @@ cat >"$out.tmp" <<EOT
 /* From BTF: the token array's functions are as its hooks take them. */
 #define DEVMEMX_BTF_TOK_PROTOS $([ -z "$tok_why" ] && echo 1 || echo 0)
 #define DEVMEMX_BTF_TOK_WHY "$tok_why"	/* $tok_detail */
+/* From BTF: netdev's bind-rx doit is as the policy's body takes it. */
+#define DEVMEMX_BTF_POL_PROTO $([ -z "$pol_why" ] && echo 1 || echo 0)
+#define DEVMEMX_BTF_POL_WHY "$pol_why"	/* $pol_detail */
 EOT
 mv "$out.tmp" "$out"

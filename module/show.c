@@ -72,6 +72,7 @@ static size_t devmemx_show_size(struct devmemx_binding *b)
 		*/
 	       7 * nla_total_size_64bit(sizeof(u64)) +
 	       nla_total_size(sizeof(u8)) +			/* AUTORELEASE */
+	       nla_total_size(0) +				/* POLICY */
 	       (exp ? nla_total_size(strlen(exp) + 1) : 0);	/* EXPORTER */
 }
 
@@ -108,6 +109,7 @@ static int devmemx_show_fill(struct sk_buff *rsp, struct devmemx_binding *b,
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_ID, b->id) ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_FLAGS, b->flags) ||
 	    nla_put_u8(rsp, DEVMEMX_A_BINDING_AUTORELEASE, b->autorelease) ||
+	    (b->policy && nla_put_flag(rsp, DEVMEMX_A_BINDING_POLICY)) ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_SIZE, 1U << b->niov_shift) ||
 	    nla_put_u32(rsp, DEVMEMX_A_BINDING_NIOV_COUNT, b->niov_count) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_BYTES_CARVED, b->carved, 0) ||

@@ -67,23 +67,6 @@ static __printf(1, 2) void devmemx_tok_off(const char *fmt, ...)
 	pr_info("no token array: %s\n", devmemx_tok_why);
 }
 
-/* The Debian version in utsname()->version ("... Debian 7.2.12-1~bpo13+1 ..."). */
-static bool devmemx_tok_debian(char *buf, size_t len)
-{
-	const char *v = strstr(init_utsname()->version, " Debian ");
-	size_t n;
-
-	if (!v)
-		return false;
-	v += strlen(" Debian ");
-	n = strcspn(v, " ");
-	if (!n || n >= len)
-		return false;
-	memcpy(buf, v, n);
-	buf[n] = '\0';
-	return true;
-}
-
 /* @addr is @name's start, of the reviewed @size. */
 static bool devmemx_tok_sym(unsigned long addr, const char *name,
 			    unsigned long size)
@@ -160,7 +143,7 @@ static const struct devmemx_tok_reviewed *devmemx_tok_entry(void)
 			init_utsname()->version);
 		return &devmemx_tok_reviewed[i];
 	}
-	if (!devmemx_tok_debian(debian, sizeof(debian))) {
+	if (!devmemx_debian_version(debian, sizeof(debian))) {
 		devmemx_tok_off("no Debian version in uname -v");
 		return NULL;
 	}

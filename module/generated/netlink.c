@@ -51,6 +51,23 @@ static const struct nla_policy devmemx_bind_check_nl_policy[DEVMEMX_A_BINDING_AU
 	[DEVMEMX_A_BINDING_AUTORELEASE] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
+/* DEVMEMX_CMD_POLICY_SET - do */
+static const struct nla_policy devmemx_policy_set_nl_policy[DEVMEMX_A_POLICY_QUEUES + 1] = {
+	[DEVMEMX_A_POLICY_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[DEVMEMX_A_POLICY_RX_BUF_SIZE] = { .type = NLA_U32, },
+	[DEVMEMX_A_POLICY_QUEUES] = NLA_POLICY_NESTED(devmemx_queue_nl_policy),
+};
+
+/* DEVMEMX_CMD_POLICY_DEL - do */
+static const struct nla_policy devmemx_policy_del_nl_policy[DEVMEMX_A_POLICY_IFINDEX + 1] = {
+	[DEVMEMX_A_POLICY_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
+/* DEVMEMX_CMD_POLICY_GET - do */
+static const struct nla_policy devmemx_policy_get_nl_policy[DEVMEMX_A_POLICY_IFINDEX + 1] = {
+	[DEVMEMX_A_POLICY_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+};
+
 /* Ops table for devmemx */
 static const struct genl_split_ops devmemx_nl_ops[] = {
 	{
@@ -98,6 +115,32 @@ static const struct genl_split_ops devmemx_nl_ops[] = {
 		.policy		= devmemx_bind_check_nl_policy,
 		.maxattr	= DEVMEMX_A_BINDING_AUTORELEASE,
 		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_POLICY_SET,
+		.doit		= devmemx_nl_policy_set_doit,
+		.policy		= devmemx_policy_set_nl_policy,
+		.maxattr	= DEVMEMX_A_POLICY_QUEUES,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_POLICY_DEL,
+		.doit		= devmemx_nl_policy_del_doit,
+		.policy		= devmemx_policy_del_nl_policy,
+		.maxattr	= DEVMEMX_A_POLICY_IFINDEX,
+		.flags		= GENL_UNS_ADMIN_PERM | GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd		= DEVMEMX_CMD_POLICY_GET,
+		.doit		= devmemx_nl_policy_get_doit,
+		.policy		= devmemx_policy_get_nl_policy,
+		.maxattr	= DEVMEMX_A_POLICY_IFINDEX,
+		.flags		= GENL_CMD_CAP_DO,
+	},
+	{
+		.cmd	= DEVMEMX_CMD_POLICY_GET,
+		.dumpit	= devmemx_nl_policy_get_dumpit,
+		.flags	= GENL_CMD_CAP_DUMP,
 	},
 };
 

@@ -25,6 +25,11 @@ int devmemx_nl_binding_get_dumpit(struct sk_buff *skb,
 				  struct netlink_callback *cb);
 int devmemx_nl_caps_get_doit(struct sk_buff *skb, struct genl_info *info);
 int devmemx_nl_bind_check_doit(struct sk_buff *skb, struct genl_info *info);
+int devmemx_nl_policy_set_doit(struct sk_buff *skb, struct genl_info *info);
+int devmemx_nl_policy_del_doit(struct sk_buff *skb, struct genl_info *info);
+int devmemx_nl_policy_get_doit(struct sk_buff *skb, struct genl_info *info);
+int devmemx_nl_policy_get_dumpit(struct sk_buff *skb,
+				 struct netlink_callback *cb);
 
 extern struct genl_family devmemx_nl_family;
 

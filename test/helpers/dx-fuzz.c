@@ -167,7 +167,7 @@ static uint8_t devmemx_request(struct msg *m, uint16_t family)
 {
 	uint8_t cmd;
 
-	switch (below(20)) {
+	switch (below(22)) {
 	case 0 ... 7:
 		cmd = DEVMEMX_CMD_BIND_RX;
 		break;
@@ -185,6 +185,12 @@ static uint8_t devmemx_request(struct msg *m, uint16_t family)
 		break;
 	case 18:
 		cmd = DEVMEMX_CMD_BIND_CHECK;
+		break;
+	case 19:
+		cmd = DEVMEMX_CMD_POLICY_SET;
+		break;
+	case 20:
+		cmd = chance(50) ? DEVMEMX_CMD_POLICY_DEL : DEVMEMX_CMD_POLICY_GET;
 		break;
 	default:
 		cmd = below(256);
@@ -210,6 +216,16 @@ static uint8_t devmemx_request(struct msg *m, uint16_t family)
 	case DEVMEMX_CMD_UNBIND:
 	case DEVMEMX_CMD_BINDING_GET:
 		put_field(m, DEVMEMX_A_BINDING_ID, any_u32());
+		break;
+	case DEVMEMX_CMD_POLICY_SET:
+		put_field(m, DEVMEMX_A_POLICY_IFINDEX, chance(85) ? ifindex : any_u32());
+		put_field(m, DEVMEMX_A_POLICY_RX_BUF_SIZE, any_size());
+		if (chance(50))
+			put_queues(m, DEVMEMX_A_POLICY_QUEUES, false);
+		break;
+	case DEVMEMX_CMD_POLICY_DEL:
+	case DEVMEMX_CMD_POLICY_GET:
+		put_field(m, DEVMEMX_A_POLICY_IFINDEX, chance(85) ? ifindex : any_u32());
 		break;
 	case DEVMEMX_CMD_CAPS_GET:
 		put_field(m, DEVMEMX_A_CAPS_IFINDEX, chance(70) ? ifindex : any_u32());

@@ -19,6 +19,7 @@ whole_help() {
 		'       devmemx [-j] unbind ID|all' \
 		'       devmemx [-j] show [ID]' \
 		'       devmemx [-j] caps dev IFNAME [queue N]' \
+		'       devmemx [-j] policy [show | dev IFNAME (size SIZE [queues LIST] | off)]' \
 		'       devmemx [-j] info' \
 		'       devmemx help [COMMAND]' \
 		'       devmemx --help | --version'; do
@@ -135,6 +136,13 @@ bad_usage() {
 	expect_err 2 'devmemx: bad binding id "all": use a number from devmemx show' \
 		devmemx show all
 	expect_err 2 'devmemx: unexpected argument "2" for show' devmemx show 1 2
+	expect_err 2 'devmemx: policy needs dev IFNAME' devmemx policy size 64K
+	expect_err 2 'devmemx: policy dev lo needs size SIZE, or off' devmemx policy dev lo
+	expect_err 2 'devmemx: policy: off takes no size' devmemx policy dev lo off size 64K
+	expect_err 2 'devmemx: policy: off takes no queues (it ends the device'"'"'s policy)' \
+		devmemx policy dev lo off queues 2
+	expect_err 1 'devmemx: no network device "nope0" (see: ip link)' \
+		devmemx policy dev nope0 size 64K
 	expect_err 2 'devmemx: caps needs dev IFNAME' devmemx caps
 	expect_err 2 'devmemx: caps needs dev IFNAME' devmemx caps queue 0
 	expect_err 2 'devmemx: bad number "x" for queue (0 to 4294967295)' \

@@ -29,7 +29,7 @@ echo 1 >/proc/sys/kernel/kptr_restrict
 modprobe devmemx || fail "modprobe devmemx with kptr_restrict=1"
 expect_eq "$(cat /sys/module/devmemx/parameters/dmabuf_devmem_ops)" "$(printf %u 0x"$(dx_ops_addr)")" \
 	"the ops address modprobe passed"
-for f in tcp_recvmsg_dmabuf sock_devmem_dontneed; do
+for f in tcp_recvmsg_dmabuf sock_devmem_dontneed netdev_nl_bind_rx_doit; do
 	expect_eq "$(cat /sys/module/devmemx/parameters/$f)" "$(printf %u 0x"$(dx_sym_addr $f)")" \
 		"the $f address modprobe passed"
 done

@@ -73,55 +73,7 @@ self_tests() {
 	flush_deferred_skbs
 }
 
-# ---- receive --------------------------------------------------------------------
-# send_pattern PORT BYTES: from netns tx, what devmem.py sends: the 6 bytes
-# 01..06 and a newline, over and over.
-send_pattern() {
-	ip netns exec tx bash -c 'yes "$(echo -e "\x01\x02\x03\x04\x05\x06")" |
-		head -c "$2" >/dev/tcp/192.0.2.2/"$1"' _ "$1" "$2"
-}
-
-# ncd_recv NAME PORT [ncdevmem args]: ncdevmem receives $BYTES on PORT of
-# 192.0.2.2 into a udmabuf on queue 2 and validates them (-v 7); output in
-# /tmp/NAME.{out,err}. Fails unless every byte arrived in the dma-buf and
-# passed validation.
-ncd_recv() {
-	local name=$1 port=$2 rc=0 frags
-	shift 2
-	# (busybox timeout execs the command: $! is ncdevmem.)
-	ip netns exec rx timeout 120 ncdevmem -l -f dxsim1 -s 192.0.2.2 -p "$port" \
-		-v 7 -t 2 -q 1 "$@" >/tmp/$name.out 2>/tmp/$name.err &
-	NCD_PID=$!
-	dx_defer dx_stop $NCD_PID
-	up() { listening "$port" || ! kill -0 "$NCD_PID" 2>/dev/null; }
-	wait_until 30 up && listening "$port" || {
-		wait "$NCD_PID" || rc=$?
-		NCD_PID=
-		fail "$name: ncdevmem (exit $rc) not listening on $port: $(tail -n 5 /tmp/$name.err)"
-	}
-	# The sim's HW-GRO as ncdevmem's device configuration left it.
-	NCD_GRO=$(ip netns exec rx ethtool -k dxsim1 | sed -n 's/^rx-gro-hw: //p')
-	send_pattern "$port" "$BYTES" || fail "$name: sending $BYTES bytes to port $port"
-	wait "$NCD_PID" || rc=$?
-	NCD_PID=
-	[ $rc = 0 ] || fail "$name: ncdevmem exit $rc: $(tail -n 20 /tmp/$name.err)"
-	grep -qx "ncdevmem: client exited" /tmp/$name.err ||
-		fail "$name: ncdevmem did not see the sender finish: $(tail -n 5 /tmp/$name.err)"
-	# It counts a mismatch and carries on (up to 20): none may be there.
-	! grep -m 5 "^Failed validation" /tmp/$name.err ||
-		fail "$name: ncdevmem found wrong bytes (above)"
-	expect_eq "$(sed -n 's/^total_received=//p' /tmp/$name.err | tail -n 1)" "$BYTES" \
-		"$name: bytes received into the dma-buf"
-	# One "Validated buffer" line per dma-buf fragment, and nothing else.
-	frags=$(grep -c '^received frag_page=' /tmp/$name.err || true)
-	[ "$frags" -gt 0 ] || fail "$name: no dma-buf fragment"
-	expect_eq "$(grep -cx 'Validated buffer' /tmp/$name.out)" "$frags" "$name: fragments validated"
-	expect_eq "$(grep -cvx 'Validated buffer' /tmp/$name.out)" 0 "$name: other lines on stdout"
-	NCD_FRAG_MAX=$(sed -n 's/.*frag_size=\([0-9]*\),.*/\1/p' /tmp/$name.err | sort -n | tail -n 1)
-	echo "# $name: $BYTES bytes in $frags fragments, largest $NCD_FRAG_MAX," \
-		"rx-gro-hw ${NCD_GRO:-unknown}"
-	flush_deferred_skbs
-}
+# ---- receive: ncd_recv (guestlib.sh) ---------------------------------------
 
 # ncdevmem -n on a device the test configured (HDS, RSS, dst-port rule).
 # The rule has the form devmem.py uses in its netns variant (dst-port and

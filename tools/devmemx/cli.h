@@ -30,7 +30,7 @@ struct cli_cmd {
 };
 
 extern const struct cli_cmd cli_cmd_bind, cli_cmd_unbind, cli_cmd_show,
-	cli_cmd_caps, cli_cmd_info;
+	cli_cmd_caps, cli_cmd_policy, cli_cmd_info;
 extern const char cli_usage_footer[];
 
 /* @cmd's usage: its synopsis, its help, then the footer every usage has. */

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * devmemx: control the devmemx kernel module over generic netlink. main
- * hands each command to its file (cli-bind.c, cli-cmds.c, cli-caps.c;
- * info and help are here), where its usage sits with its parser; what they
- * share is cli-util.c's.
+ * hands each command to its file (cli-bind.c, cli-cmds.c, cli-caps.c,
+ * cli-policy.c; info and help are here), where its usage sits with its
+ * parser; what they share is cli-util.c's.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -49,7 +49,7 @@ const struct cli_cmd cli_cmd_info = {
 /* The commands, in the order the usage lists them. */
 static const struct cli_cmd *const cmds[] = {
 	&cli_cmd_bind, &cli_cmd_unbind, &cli_cmd_show, &cli_cmd_caps,
-	&cli_cmd_info,
+	&cli_cmd_policy, &cli_cmd_info,
 };
 
 /* The whole usage: every command's synopsis, then each one's help. */

@@ -115,6 +115,7 @@ static const struct dx_attr dx_binding_attrs[] = {
 	[DEVMEMX_A_BINDING_DMABUF_INO] = { "dmabuf-ino", DX_U64 },
 	[DEVMEMX_A_BINDING_EXPORTER] = { "exporter", DX_STRING },
 	[DEVMEMX_A_BINDING_AUTORELEASE] = { "autorelease", DX_U8, DX_ENUM, dx_autorelease_names },
+	[DEVMEMX_A_BINDING_POLICY] = { "policy", DX_FLAG },
 	[DEVMEMX_A_BINDING_MAX + 1] = { NULL }
 };
 
@@ -129,6 +130,14 @@ static const struct dx_attr dx_caps_attrs[] = {
 	[DEVMEMX_A_CAPS_QUEUES] = { "queues", DX_U32 },
 	[DEVMEMX_A_CAPS_DMA_BOUNCE] = { "dma-bounce", DX_U8, DX_BOOL },
 	[DEVMEMX_A_CAPS_MAX + 1] = { NULL }
+};
+
+static const struct dx_attr dx_policy_attrs[] = {
+	[DEVMEMX_A_POLICY_IFINDEX] = { "ifindex", DX_U32, DX_IFINDEX },
+	[DEVMEMX_A_POLICY_RX_BUF_SIZE] = { "rx-buf-size", DX_U32, DX_SIZE },
+	[DEVMEMX_A_POLICY_QUEUES] = { "queues", DX_NEST, .nest = dx_queue_attrs, .nest_max = DEVMEMX_A_QUEUE_MAX, .multi = true },
+	[DEVMEMX_A_POLICY_BINDINGS] = { "bindings", DX_U32 },
+	[DEVMEMX_A_POLICY_MAX + 1] = { NULL }
 };
 
 #endif

@@ -1,0 +1,162 @@
+# SPDX-License-Identifier: GPL-2.0
+# dx-debug: no its reviews name Debian's releases, so the debug build's gate says why it has no policies (devmemx-policy checks that message on the stock kernels)
+# Per-device policies (doc/policy.md): the kernel's ncdevmem, unchanged,
+# binds through the netdev family; under a policy devmemx serves that
+# bind-rx at 64K, show marks the binding and names ncdevmem, and the
+# binding ends with ncdevmem's socket. Without a policy the kernel's doit
+# runs (in-tree 4K) and ftrace has no hook on it. Refusals name what to
+# change and leave nothing.
+. /dx/guestlib.sh
+
+BYTES=$((4 * 1024 * 1024))
+dx_sim_devmem
+dx_defer dx_sim_teardown
+rxx() { ip netns exec rx "$@"; }
+
+# Whether ftrace hooks netdev's bind-rx doit (enabled_functions): 0 or 1.
+doit_hooked() {
+	local f=/sys/kernel/debug/tracing/enabled_functions
+	[ -r $f ] || fail "no $f"
+	grep -c '^netdev_nl_bind_rx_doit\b' $f || true
+}
+doit_unhooked() { [ "$(doit_hooked)" = 0 ]; }
+# A cleanup: dxsim1's policy off, if a case left it set.
+pol_off() {
+	if rxx devmemx policy | grep -qx 'dev: dxsim1'; then
+		rxx devmemx policy dev dxsim1 off >/dev/null
+	fi
+}
+
+# While ncdevmem has bound (NCD_WHILE): the binding is devmemx's, made
+# under the policy, by ncdevmem, at 64K.
+policy_binding() {
+	local pid=$NCD_PID	# ip netns exec and timeout exec it
+
+	expect_eq "$(cat /proc/$pid/comm)" ncdevmem "the process ncd_recv started"
+	rxx devmemx -j show >/tmp/pol-show.json
+	expect_eq "$(wc -l </tmp/pol-show.json)" 1 "bindings while ncdevmem receives"
+	expect_eq "$(jget policy /tmp/pol-show.json)" true "show: made under the policy"
+	expect_eq "$(jget creator-pid /tmp/pol-show.json)" "$pid" "show: creator-pid (ncdevmem)"
+	expect_eq "$(jget niov-size /tmp/pol-show.json)" 65536 "show: niov size"
+	rxx devmemx show | grep -qx "policy: true" ||
+		fail "devmemx show does not say policy: $(rxx devmemx show)"
+	rxx devmemx show | grep -q "^held-by: $pid (ncdevmem) fd " ||
+		fail "devmemx show does not name ncdevmem: $(rxx devmemx show)"
+	expect_eq "$(rxx devmemx policy show | sed -n 's/^bindings: //p')" 1 \
+		"policy show: bindings while ncdevmem receives"
+}
+
+# ncdevmem through a 64K policy on queue 2: every byte validated, in
+# fragments larger than in-tree's 4K niovs (the sim's HW-GRO coalesces up
+# to the niov); its socket's close ends the binding; off ends the policy
+# and the hook.
+policy_ncdevmem() {
+	expect_eq "$(doit_hooked)" 0 "hooks on the doit before any policy"
+	rxx devmemx policy dev dxsim1 size 64K queues 2 || fail "policy dev dxsim1 size 64K queues 2"
+	dx_defer pol_off
+	expect_eq "$(rxx devmemx policy show)" "dev: dxsim1
+rx-buf-size: 64K
+queues: id=2
+bindings: 0" "policy show"
+	expect_eq "$(doit_hooked)" 1 "hooks on the doit under a policy"
+	NCD_WHILE=policy_binding ncd_recv ncd-pol 7201
+	[ "$NCD_FRAG_MAX" -gt 4096 ] ||
+		fail "no fragment above 4K through a 64K policy (largest $NCD_FRAG_MAX)"
+	dx_wait_idle
+	expect_eq "$(rxx devmemx -j show)" "" "bindings after ncdevmem exited"
+	expect_eq "$(rxx devmemx policy dev dxsim1 off)" "bindings: 0" "policy off"
+	wait_until 10 doit_unhooked || fail "the doit still hooked after the last policy"
+	expect_eq "$(rxx devmemx policy show)" "" "policy show after off"
+}
+dx_case ncdevmem policy_ncdevmem
+
+# No policy: ncdevmem binds in-tree 4K, and nothing hooks the doit.
+no_policy() {
+	NCD_WHILE= ncd_recv ncd-nopol 7202
+	[ "$NCD_FRAG_MAX" -le 4096 ] ||
+		fail "a fragment of $NCD_FRAG_MAX bytes without a policy (in-tree niovs are 4K)"
+	expect_eq "$(doit_hooked)" 0 "hooks on the doit without a policy"
+}
+dx_case no-policy no_policy
+
+# A policy on queue 3 leaves a request for queue 2 (ncdevmem's) to the
+# kernel: in-tree 4K, no devmemx binding.
+no_devmemx() {
+	expect_eq "$(rxx devmemx -j show)" "" "devmemx bindings while ncdevmem receives"
+}
+other_queue() {
+	rxx devmemx policy dev dxsim1 size 64K queues 3 || fail "policy dev dxsim1 size 64K queues 3"
+	dx_defer pol_off
+	NCD_WHILE=no_devmemx ncd_recv ncd-other 7203
+	[ "$NCD_FRAG_MAX" -le 4096 ] ||
+		fail "a fragment of $NCD_FRAG_MAX bytes for a queue the policy does not cover"
+}
+dx_case other-queue other_queue
+
+# Where a policy bind differs from in-tree's: a queue devmemx holds
+# already is refused with devmemx's message (EEXIST in both), and nothing
+# is left of the request.
+bound_queue() {
+	local id rc=0
+	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
+	dx_defer pol_off
+	id=$(rxx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
+		sed -n 's/.*"id":\([0-9]*\).*/\1/p')
+	[ -n "$id" ] || fail "devmemx bind queues 2 --persist"
+	dx_defer rxx devmemx unbind "$id"
+	rxx timeout 60 ncdevmem -l -f dxsim1 -s 192.0.2.2 -p 7204 -t 2 -q 1 \
+		>/tmp/ncd-bound.out 2>/tmp/ncd-bound.err || rc=$?
+	[ $rc != 0 ] || fail "ncdevmem bound a queue devmemx holds"
+	grep -qxF "YNL failed: Kernel error: 'queue 2 of dxsim1 is already bound to a memory provider'" \
+		/tmp/ncd-bound.err || fail "ncdevmem's error: $(tail -n 5 /tmp/ncd-bound.err)"
+	expect_eq "$(rxx devmemx -j show | wc -l)" 1 "bindings after the refused request"
+	expect_eq "$(rxx devmemx policy | sed -n 's/^bindings: //p')" 0 "the policy's bindings"
+}
+dx_case bound-queue bound_queue
+
+# Bad requests: each refused with what to change, nothing left.
+refusals() {
+	local ref
+	ref=$(cat /sys/module/devmemx/refcnt)
+	expect_err 1 "devmemx: policy on dxsim1: rx-buf-size 12288: must be a power of two of at least 4096 (Invalid argument)" \
+		rxx devmemx policy dev dxsim1 size 12288
+	expect_err 1 "devmemx: policy off on dxsim1: no policy on this device (No such file or directory)" \
+		rxx devmemx policy dev dxsim1 off
+	expect_err 1 "devmemx: policy on dxsim1: queue 9: dxsim1 has RX queues 0-3 (Numerical result out of range)" \
+		rxx devmemx policy dev dxsim1 size 64K queues 9
+	expect_err 2 "devmemx: policy dev dxsim1 needs size SIZE, or off" \
+		rxx devmemx policy dev dxsim1
+	expect_err 1 "devmemx: policy on dxsim1: setting a policy needs CAP_NET_ADMIN (Operation not permitted)" \
+		rxx su -s /bin/sh nobody -c "devmemx policy dev dxsim1 size 64K"
+	expect_eq "$(rxx devmemx policy show)" "" "policies after the refusals"
+	expect_eq "$(cat /sys/module/devmemx/refcnt)" "$ref" "module refcount after the refusals"
+	expect_eq "$(doit_hooked)" 0 "hooks on the doit after the refusals"
+}
+dx_case refusals refusals
+
+# A policy holds the module: rmmod is refused until it is off.
+policy_holds() {
+	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
+	dx_defer pol_off
+	expect_err 1 "rmmod: can't unload module 'devmemx': Resource temporarily unavailable" rmmod devmemx
+}
+dx_case holds-module policy_holds
+
+# The device's end ends its policy (the sim's removal is the teardown's:
+# here, a move of dxsim1 to another namespace does it).
+policy_dev_moves() {
+	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
+	ip netns add pol-other
+	dx_defer ip netns del pol-other
+	dx_defer dx_sim_redo
+	rxx ip link set dxsim1 netns pol-other
+	expect_eq "$(rxx devmemx policy show)" "" "policies after dxsim1 left the namespace"
+	dmesg_new | grep -q "devmemx: the policy on dxsim1 ended with it" ||
+		fail "no kernel log line for the policy's end"
+	wait_until 10 doit_unhooked || fail "the doit still hooked after the policy's device left"
+	expect_eq "$(ip netns exec pol-other devmemx policy show)" "" "policies in the other namespace"
+}
+dx_case dev-moves policy_dev_moves
+
+dx_wait_idle
+expect_eq "$(dx_live)" "0 0 0" "live objects at the end"
