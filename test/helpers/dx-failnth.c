@@ -54,7 +54,8 @@
 #define MAX_OUTCOMES	64
 #define COUNT_ARM	1000000000u
 
-#define FLOW_BYTES	(256 << 10)
+/* Queued whole before the step reads: well inside a default receive window. */
+#define FLOW_BYTES	(64 << 10)
 #define MAX_FRAGS	512	/* FLOW_BYTES in 4K fragments and more */
 
 enum op { OP_BIND, OP_UNBIND, OP_RELEASE, OP_RECV, OP_DONTNEED };

@@ -49,8 +49,8 @@ expect() { # want words...
 	[ "$got" = "$want" ] || fail "'$*<TAB>': offers '$got', expected '$want'"
 	n=$((n + 1))
 }
-expect "--help --json --version -j bind caps help info show unbind" devmemx ""
-expect "bind caps info show unbind" devmemx help ""
+expect "--help --json --version -j bind caps help info policy show unbind" devmemx ""
+expect "bind caps info policy show unbind" devmemx help ""
 expect "" devmemx help bind ""
 expect "-j" devmemx -j
 expect "--help ab pools qstats queues recv send" devmemx-rx ""
@@ -59,6 +59,7 @@ expect "queues" devmemx bind dev lo q
 expect "--udmabuf" devmemx bind dev lo queues 2 --ud
 expect "all" devmemx unbind a
 expect "dev queue" devmemx caps ""
+expect "dev off queues show size" devmemx policy ""
 expect "lo" devmemx bind dev l
 expect "lo" devmemx-rx recv --dev l
 expect "devmemx" devmemx-rx recv --provider d

@@ -188,27 +188,35 @@ tcpext() {
 		$1 == "TcpExt:" { for (i = 2; i <= NF; i++) if (k[i] == c) print $i }' /proc/net/netstat
 }
 
-# peer_start PORT: the receiver started is stopped at the case's end; a
-# peer (bash's /dev/tcp, in netns tx) sends it 1M of zeros (then makes
-# /tmp/peer-1M), 3 s later 1M more, and keeps the connection open until
-# stopped; its pid in $peer.
+# peer_start PORT [PAUSE]: the receiver started is stopped at the case's
+# end; a peer (bash's /dev/tcp, in netns tx) sends it 1M of zeros (then
+# makes /tmp/peer-1M), PAUSE s (default 3) later 1M more (then
+# /tmp/peer-2M), and keeps the connection open until stopped; its pid in
+# $peer.
 peer_start() {
 	dx_defer dx_stop "${DX_RECV_PID[rx]}"
 	sleep 1
-	rm -f /tmp/peer-1M
+	rm -f /tmp/peer-1M /tmp/peer-2M
 	ip netns exec tx bash -c "exec 3<>/dev/tcp/192.0.2.2/$1 &&
-		head -c 1048576 /dev/zero >&3 && touch /tmp/peer-1M && sleep 3 &&
-		head -c 1048576 /dev/zero >&3 && exec sleep 600" &
+		head -c 1048576 /dev/zero >&3 && touch /tmp/peer-1M && sleep ${2:-3} &&
+		head -c 1048576 /dev/zero >&3 && touch /tmp/peer-2M && exec sleep 600" &
 	peer=$!
 	dx_defer dx_stop "$peer"
 }
 got_array() { [ "$(tok_mem | cut -d' ' -f1)" = 1 ]; }
 no_array() { [ "$(tok_mem)" = "0 0" ]; }
-# The peer has written its first 1M and has nothing unacked
-# (/proc/net/tcp tx_queue 0).
+# The peer has written its first 1M (with an argument: its second too)
+# and has nothing unacked (/proc/net/tcp tx_queue 0).
 peer_acked() {
-	[ -e /tmp/peer-1M ] && ip netns exec tx awk -v p="$(printf ':%04X' "$port")" \
+	[ -e /tmp/peer-${1:-1}M ] && ip netns exec tx awk -v p="$(printf ':%04X' "$port")" \
 		'$3 ~ p"$" && $4 == "01" { f = 1; if ($5 !~ /^00000000:/) bad = 1 }
+		END { exit !(f && !bad) }' /proc/net/tcp /proc/net/tcp6
+}
+# Both of the peer's 1M acked, and the receiver's queue empty (rx_queue 0):
+# it has read everything.
+all_read() {
+	peer_acked 2 && ip netns exec rx awk -v p="$(printf ':%04X' "$port")" \
+		'$2 ~ p"$" && $4 == "01" { f = 1; if ($5 !~ /:00000000$/) bad = 1 }
 		END { exit !(f && !bad) }' /proc/net/tcp /proc/net/tcp6
 }
 
@@ -228,8 +236,14 @@ close_holding() {
 		--udmabuf 16M --autorelease 0 --hold 600 --no-verify
 	peer_start "$port"
 	wait_until 20 got_array || fail "$how: no token array: $(cat /tmp/rx.err)"
-	[ "$how" = reset ] && kill -STOP "${DX_RECV_PID[rx]}"
-	sleep 5
+	if [ "$how" = reset ]; then
+		kill -STOP "${DX_RECV_PID[rx]}"
+		sleep 5
+	else
+		# Killed with nothing unread: only then is the close no reset.
+		wait_until $((20 * DX_SLOW)) all_read ||
+			fail "orphan: the receiver never read both 1M"
+	fi
 	# The connection's queues (hex tx:rx) and state, for a failure below.
 	conn=$(ip netns exec rx awk -v p="$(printf ':%04X' "$port")" \
 		'$2 ~ p"$" { print $4, $5 }' /proc/net/tcp /proc/net/tcp6)
@@ -313,10 +327,12 @@ reviewed_mixed() {
 	recv_start rx $port $((2 << 20)) --queues 2 --provider devmemx \
 		--udmabuf 16M --hugetlb --rx-page-size 64K --autorelease 0 \
 		--no-flow-rule --no-verify
-	peer_start "$port"
+	# A pause long enough for the move below (each command takes seconds
+	# on the debug kernel).
+	peer_start "$port" $((3 * DX_SLOW))
 	wait_until 20 got_array || fail "no token array: $(cat /tmp/rx.err)"
-	# Move the flow in the peer's 3 s pause, once its first 1M is acked:
-	# between the two rules its packets take RSS's queues.
+	# Move the flow in the peer's pause, once its first 1M is acked:
+	# between the two rules its packets would take RSS's queues.
 	wait_until 20 peer_acked || fail "the peer's first 1M was never acked"
 	rxx ethtool -N dxsim1 delete "$rule"
 	rule=$(rxx ethtool -N dxsim1 flow-type tcp4 dst-port $port action 3 |
