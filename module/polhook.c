@@ -72,13 +72,15 @@ void devmemx_polhook_init(void)
 		if (!strcmp(devmemx_pol_reviewed[i].release, release))
 			break;
 	if (i == ARRAY_SIZE(devmemx_pol_reviewed)) {
-		devmemx_pol_off("netdev_nl_bind_rx_doit not reviewed for %s", release);
+		devmemx_pol_off("not reviewed for %s", release);
 		return;
 	}
-	if (!devmemx_debian_version(debian, sizeof(debian)) ||
-	    strcmp(debian, devmemx_pol_reviewed[i].debian)) {
-		devmemx_pol_off("netdev_nl_bind_rx_doit not reviewed for this build of %s",
-				release);
+	if (!devmemx_debian_version(debian, sizeof(debian))) {
+		devmemx_pol_off("no Debian version in uname -v");
+		return;
+	}
+	if (strcmp(debian, devmemx_pol_reviewed[i].debian)) {
+		devmemx_pol_off("not reviewed for Debian %s", debian);
 		return;
 	}
 	if (!devmemx_pol_addr) {
@@ -178,7 +180,7 @@ static int devmemx_pol_size(struct genl_info *info, struct net_device *dev,
 	for (i = 0; i < n; i++) {
 		if (!devmemx_policy_covers(p, q[i])) {
 			NL_SET_ERR_MSG_FMT(info->extack,
-					   "devmemx policy on %s does not cover queue %u: bind it separately",
+					   "devmemx policy on %s omits queue %u: bind it separately",
 					   dev->name, q[i]);
 			err = -EINVAL;
 			goto out;
@@ -378,15 +380,14 @@ int devmemx_polhook_on(struct netlink_ext_ack *extack)
 	if (devmemx_pol_hooked)
 		return 0;
 	err = devmemx_ftrace_on(&devmemx_pol_ops, devmemx_pol_addr);
-	if (err == -EBUSY) {
-		NL_SET_ERR_MSG(extack,
-			       "cannot hook netdev_nl_bind_rx_doit (-EBUSY): kernel.ftrace_enabled is 0, or a live patch holds it");
-		return err;
-	}
+	if (err == -EBUSY)
+		pr_err("cannot hook netdev_nl_bind_rx_doit (-EBUSY): kernel.ftrace_enabled is 0 (sysctl kernel.ftrace_enabled=1), or a live patch holds it\n");
+	else if (err)
+		pr_err("cannot hook netdev_nl_bind_rx_doit (%d): is it live-patched or traced with IPMODIFY by someone else?\n",
+		       err);
 	if (err) {
 		NL_SET_ERR_MSG_FMT(extack,
-				   "cannot hook netdev_nl_bind_rx_doit (%d): is it live-patched or traced with IPMODIFY?",
-				   err);
+				   "cannot hook netdev_nl_bind_rx_doit (%d): see dmesg", err);
 		return err;
 	}
 	devmemx_pol_hooked = true;
