@@ -177,6 +177,15 @@ static int devmemx_pol_size(struct genl_info *info, struct net_device *dev,
 		err = -EAGAIN;
 		goto out;
 	}
+	for (i = 0; i < n && !devmemx_policy_covers(p, q[i]); i++)
+		;
+	if (i == n) {	/* replaced since by one that covers none of them */
+		NL_SET_ERR_MSG_FMT(info->extack,
+				   "devmemx: the policy on %s changed during this bind-rx: retry",
+				   dev->name);
+		err = -EAGAIN;
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		if (!devmemx_policy_covers(p, q[i])) {
 			NL_SET_ERR_MSG_FMT(info->extack,
@@ -192,7 +201,10 @@ out:
 	return err;
 }
 
-/* With @dev held: the checks of the kernel's doit, then devmemx's bind. */
+/*
+ * With @dev held: the checks of the kernel's doit, then devmemx's bind.
+ * The policy is read under the device's lock (policy.c's lock order).
+ */
 static int devmemx_pol_bind(struct genl_info *info, struct net_device *dev,
 			    struct sk_buff *rsp)
 {
@@ -210,7 +222,17 @@ static int devmemx_pol_bind(struct genl_info *info, struct net_device *dev,
 	void *hdr;
 	int err;
 
+	/* The netdev family's header, as the kernel's doit puts it first. */
+	hdr = genlmsg_iput(rsp, info);
+	if (!hdr)
+		return -EMSGSIZE;
 	netdev_lock(dev);
+	/* Unregistering, or leaving the namespace: the kernel finds none. */
+	if (dev->reg_state != NETREG_REGISTERED ||
+	    !net_eq(dev_net(dev), genl_info_net(info))) {
+		err = -ENODEV;
+		goto out;
+	}
 	if (!netif_device_present(dev))
 		err = -ENODEV;
 	else if (!netdev_need_ops_lock(dev))
@@ -221,13 +243,8 @@ static int devmemx_pol_bind(struct genl_info *info, struct net_device *dev,
 		NL_SET_BAD_ATTR(info->extack, info->attrs[NETDEV_A_DEV_IFINDEX]);
 		goto out;
 	}
-	err = devmemx_pol_queues(info, dev, q, &a.n);
-	if (err)
-		goto out;
-	netdev_unlock(dev);
-	/* Not under the device's lock (policy.c's lock order). */
-	err = devmemx_pol_size(info, dev, q, a.n, &a.size);
-	netdev_lock(dev);
+	err = devmemx_pol_queues(info, dev, q, &a.n) ?:
+	      devmemx_pol_size(info, dev, q, a.n, &a.size);
 	if (err)
 		goto out;
 	a.q = q;
@@ -236,9 +253,8 @@ static int devmemx_pol_bind(struct genl_info *info, struct net_device *dev,
 		err = PTR_ERR(b);
 		goto out;
 	}
-	/* The netdev family's header and id: what the kernel's doit replies. */
-	hdr = genlmsg_iput(rsp, info);
-	if (!hdr || nla_put_u32(rsp, NETDEV_A_DMABUF_ID, b->id)) {
+	/* The id, as the kernel's doit (which does not check the put). */
+	if (nla_put_u32(rsp, NETDEV_A_DMABUF_ID, b->id)) {
 		err = -EMSGSIZE;	/* the binding ends with the socket */
 		goto out;
 	}
@@ -434,10 +450,4 @@ void devmemx_polhook_exit(void)
 	WARN_ON_ONCE(devmemx_policy_any());
 	devmemx_pol_unhook();
 	mutex_unlock(&devmemx_polhook_lock);
-}
-
-/* INFO: whether policies may be set, and why not; whether one is hooked. */
-const char *devmemx_polhook_why(void)
-{
-	return devmemx_pol_why;
 }

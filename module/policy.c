@@ -183,9 +183,23 @@ int devmemx_nl_policy_set_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	mutex_lock(&devmemx_pol_lock);
 	/*
-	 * Unregistering takes the device out of its namespace's index before
-	 * the notifier runs: a device still found here sees its end later.
+	 * Unregistering, or a move, takes the device out of its namespace's
+	 * index before the notifier runs (devmemx_policy_dev_gone(), which
+	 * takes this lock): a device still indexed here sees its end later.
 	 */
+	rcu_read_lock();
+	if (dev_get_by_index_rcu(net, p->ifindex) != dev) {
+		rcu_read_unlock();
+		mutex_unlock(&devmemx_pol_lock);
+		mutex_unlock(&devmemx_polhook_lock);
+		devmemx_polhook_idle();	/* hooked for nothing, maybe */
+		module_put(THIS_MODULE);
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[DEVMEMX_A_POLICY_IFINDEX],
+				    "the device left this network namespace");
+		err = -ENODEV;
+		goto out_put;
+	}
+	rcu_read_unlock();
 	old = devmemx_policy_find(net, p->ifindex);
 	list_add_tail_rcu(&p->node, &devmemx_policies);
 	if (old)
