@@ -114,6 +114,25 @@ bound_queue() {
 }
 dx_case bound-queue bound_queue
 
+# devmemx-rx's in-tree path (netdev's bind-rx) under a policy gets a
+# devmemx binding (its id in devmemx's range, 0xf0000000 up); on 7.3 a
+# request that carries its own rx-page-size is the kernel's (the
+# application chose): an in-tree binding at that size.
+own_page_size() {
+	local id
+	rxx devmemx policy dev dxsim1 size 64K queues 2 || fail "policy dev dxsim1 size 64K queues 2"
+	dx_defer pol_off
+	devmem_xfer 1048576 7205 --queues 2 --udmabuf 8M --hugetlb
+	id=$(jget binding_id /tmp/rx.json)
+	[ "$id" -ge $((0xf0000000)) ] || fail "devmemx-rx's bind-rx under a policy: binding $id is not devmemx's"
+	[ "$DX_SERIES" != 7.2 ] || return 0
+	devmem_xfer 1048576 7206 --queues 2 --udmabuf 8M --hugetlb --rx-page-size 16K
+	id=$(jget binding_id /tmp/rx.json)
+	[ "$id" -lt $((0xf0000000)) ] || fail "a bind-rx with rx-page-size 16K under a policy: binding $id is devmemx's"
+	expect_eq "$(jget rx_page_size /tmp/rx.json)" 16384 "rx_page_size of the kernel's binding"
+}
+dx_case own-page-size own_page_size
+
 # Bad requests: each refused with what to change, nothing left.
 refusals() {
 	local ref
