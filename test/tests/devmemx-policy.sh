@@ -70,6 +70,27 @@ bindings: 0" "policy show"
 }
 dx_case ncdevmem policy_ncdevmem
 
+# The policy ended while ncdevmem receives under it: off counts the
+# binding, which stays until ncdevmem's socket closes (every byte still
+# arrives at 64K); the hook goes after.
+off_while_bound() {
+	local got
+	got=$(rxx devmemx policy dev dxsim1 off) || fail "policy off while bound"
+	expect_eq "$got" "bindings: 1" "policy off while ncdevmem is bound"
+	expect_eq "$(rxx devmemx -j show | wc -l)" 1 "bindings after off"
+}
+policy_off_while_bound() {
+	rxx devmemx policy dev dxsim1 size 64K queues 2 || fail "policy dev dxsim1 size 64K queues 2"
+	dx_defer pol_off
+	NCD_WHILE=off_while_bound ncd_recv ncd-off 7207
+	[ "$NCD_FRAG_MAX" -gt 4096 ] ||
+		fail "no fragment above 4K after the policy's end (largest $NCD_FRAG_MAX)"
+	dx_wait_idle
+	expect_eq "$(rxx devmemx -j show)" "" "bindings after ncdevmem exited"
+	wait_until 10 doit_unhooked || fail "the doit still hooked after the policy's end"
+}
+dx_case off-while-bound policy_off_while_bound
+
 # No policy: ncdevmem binds in-tree 4K, and nothing hooks the doit.
 no_policy() {
 	NCD_WHILE= ncd_recv ncd-nopol 7202
