@@ -5,7 +5,8 @@
  * namespace), and its outcome on one line: "ok" (and the id of a devmemx
  * binding, or the queue a lease made) or "errno N: extack message".
  * REQUEST is bind (devmemx BIND-RX of a 4M udmabuf, on QUEUE), netdev-bind
- * (the kernel's bind-rx, the same), caps (devmemx CAPS-GET) or lease
+ * (the kernel's bind-rx, the same), caps (devmemx CAPS-GET), policy
+ * (devmemx POLICY-SET at 64K, all queues; it outlives the request) or lease
  * (netdev queue-create: a new RX queue of virtual device IFINDEX leasing
  * queue QUEUE of PHYS-IFINDEX). A binding it made ends with its socket, at
  * exit.
@@ -97,7 +98,7 @@ int main(int argc, char **argv)
 {
 	uint32_t ifindex, queue, phys;
 	struct outcome o = { 0 };
-	bool netdev, caps, lease;
+	bool netdev, caps, lease, policy;
 	size_t nest, inner;
 	uint16_t family;
 	int fd, buf;
@@ -111,13 +112,14 @@ int main(int argc, char **argv)
 		return dump(buf);
 	}
 	if (argc < 3 || argc > 5) {
-		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps|lease IFINDEX [QUEUE [PHYS-IFINDEX]]\n       dx-req dump [BUFSIZE]\n");
+		fprintf(stderr, "usage: dx-req bind|netdev-bind|caps|policy|lease IFINDEX [QUEUE [PHYS-IFINDEX]]\n       dx-req dump [BUFSIZE]\n");
 		return 2;
 	}
 	lease = !strcmp(argv[1], "lease");
 	netdev = lease || !strcmp(argv[1], "netdev-bind");
 	caps = !strcmp(argv[1], "caps");
-	if (!netdev && !caps && strcmp(argv[1], "bind")) {
+	policy = !strcmp(argv[1], "policy");
+	if (!netdev && !caps && !policy && strcmp(argv[1], "bind")) {
 		fprintf(stderr, "dx-req: unknown request %s\n", argv[1]);
 		return 2;
 	}
@@ -133,6 +135,10 @@ int main(int argc, char **argv)
 	if (caps) {
 		msg_init(&m, family, DEVMEMX_CMD_CAPS_GET, false);
 		put_u32(&m, DEVMEMX_A_CAPS_IFINDEX, ifindex);
+	} else if (policy) {
+		msg_init(&m, family, DEVMEMX_CMD_POLICY_SET, false);
+		put_u32(&m, DEVMEMX_A_POLICY_IFINDEX, ifindex);
+		put_u32(&m, DEVMEMX_A_POLICY_RX_BUF_SIZE, 65536);
 	} else if (lease) {
 		msg_init(&m, family, NETDEV_CMD_QUEUE_CREATE, false);
 		put_u32(&m, NETDEV_A_QUEUE_IFINDEX, ifindex);
@@ -166,7 +172,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (o.err)
 		printf("errno %d: %s\n", o.err, o.text);
-	else if (lease || (!netdev && !caps))
+	else if (lease || (!netdev && !caps && !policy))
 		printf("ok %u\n", o.id);
 	else
 		printf("ok\n");

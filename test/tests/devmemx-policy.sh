@@ -174,6 +174,20 @@ refusals() {
 }
 dx_case refusals refusals
 
+# A policy belongs to its namespace: another one does not see it, and
+# cannot set one on a device it does not have (a raw ifindex).
+namespaces() {
+	local ifx
+	ifx=$(rxx cat /sys/class/net/dxsim1/ifindex)
+	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
+	dx_defer pol_off
+	expect_eq "$(ip netns exec tx devmemx policy)" "" "netns tx's policies"
+	expect_eq "$(ip netns exec tx dx-req policy "$ifx")" \
+		"errno 19: no such device in this network namespace" "POLICY-SET from netns tx"
+	expect_eq "$(rxx devmemx policy | sed -n 's/^bindings: //p')" 0 "the policy's bindings"
+}
+dx_case namespaces namespaces
+
 # A policy holds the module: rmmod is refused until it is off.
 policy_holds() {
 	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
