@@ -57,19 +57,38 @@ int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
 	return 0;
 }
 
+/* What devmem needs of the driver itself: queue management ops. */
+int devmemx_check_qops(struct net_device *dev, struct netlink_ext_ack *extack)
+{
+	if (dev->queue_mgmt_ops && netdev_need_ops_lock(dev))
+		return 0;
+	NL_SET_ERR_MSG_FMT(extack,
+			   "%s has no queue management ops (devmem needs them)",
+			   dev->name);
+	return -EOPNOTSUPP;
+}
+
+/* The driver takes RX buffers of @niov_size (after devmemx_check_qops()). */
+int devmemx_check_rx_page_size(struct net_device *dev, u32 niov_size,
+			       struct netlink_ext_ack *extack)
+{
+	if (niov_size == PAGE_SIZE ||
+	    (dev->queue_mgmt_ops->supported_params & QCFG_RX_PAGE_SIZE))
+		return 0;
+	NL_SET_ERR_MSG_FMT(extack, "the driver of %s takes no rx-buf-size but %lu",
+			   dev->name, PAGE_SIZE);
+	return -EOPNOTSUPP;
+}
+
 /* The device-wide conditions for devmem; called with the device locked. */
 int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 		      struct netlink_ext_ack *extack)
 {
-	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
 	int err;
 
-	if (!qops || !netdev_need_ops_lock(dev)) {
-		NL_SET_ERR_MSG_FMT(extack,
-				   "%s has no queue management ops (devmem needs them)",
-				   dev->name);
-		return -EOPNOTSUPP;
-	}
+	err = devmemx_check_qops(dev, extack);
+	if (err)
+		return err;
 	/* A down device has no RX queues to restart (mlx5: -ENODEV). */
 	if (!netif_running(dev)) {
 		NL_SET_ERR_MSG_FMT(extack, "%s is down: ip link set %s up",
@@ -93,12 +112,9 @@ int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 				   dev->name);
 		return -EEXIST;
 	}
-	if (niov_size != PAGE_SIZE && !(qops->supported_params & QCFG_RX_PAGE_SIZE)) {
-		NL_SET_ERR_MSG_FMT(extack,
-				   "the driver of %s takes no rx-buf-size but %lu",
-				   dev->name, PAGE_SIZE);
-		return -EOPNOTSUPP;
-	}
+	err = devmemx_check_rx_page_size(dev, niov_size, extack);
+	if (err)
+		return err;
 	err = devmemx_check_size(dev, niov_size, extack);
 	if (err && extack && !extack->_msg)
 		NL_SET_ERR_MSG_FMT(extack, "the driver of %s refuses rx-buf-size %u",

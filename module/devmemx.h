@@ -323,6 +323,9 @@ int devmemx_import_go_live(struct devmemx_binding *b,
 /* check.c: what a bind needs of the device and its queues */
 int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
 			struct netlink_ext_ack *extack);
+int devmemx_check_qops(struct net_device *dev, struct netlink_ext_ack *extack);
+int devmemx_check_rx_page_size(struct net_device *dev, u32 niov_size,
+			       struct netlink_ext_ack *extack);
 int devmemx_check_dev(struct net_device *dev, u32 niov_size,
 		      struct netlink_ext_ack *extack);
 int devmemx_check_queue_range(struct net_device *dev, u32 q,

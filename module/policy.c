@@ -13,8 +13,6 @@
 #include <linux/rculist.h>
 #include <linux/slab.h>
 #include <net/genetlink.h>
-#include <net/netdev_lock.h>
-#include <net/netdev_queues.h>
 #include <net/sock.h>
 
 #include "devmemx.h"
@@ -93,12 +91,16 @@ static u32 devmemx_policy_bindings(const struct net *net, int ifindex)
 	return n;
 }
 
-/* What POLICY-SET asks for, checked against the device as it is now. */
+/*
+ * What POLICY-SET asks for, checked against the device as it is now with
+ * check.c's checks (what may change, up or down, HDS, XDP, is the bind's
+ * to check).
+ */
 static int devmemx_policy_check(struct genl_info *info, struct net_device *dev,
 				struct devmemx_policy *p)
 {
-	const struct netdev_queue_mgmt_ops *qops = dev->queue_mgmt_ops;
 	unsigned int i;
+	int err;
 
 	if (!is_power_of_2(p->size) || p->size < PAGE_SIZE) {
 		NL_SET_ERR_MSG_ATTR_FMT(info->extack,
@@ -107,28 +109,11 @@ static int devmemx_policy_check(struct genl_info *info, struct net_device *dev,
 					p->size, PAGE_SIZE);
 		return -EINVAL;
 	}
-	if (!qops || !netdev_need_ops_lock(dev)) {
-		NL_SET_ERR_MSG_FMT(info->extack,
-				   "%s has no queue management ops (devmem needs them)",
-				   dev->name);
-		return -EOPNOTSUPP;
-	}
-	if (p->size != PAGE_SIZE && !(qops->supported_params & QCFG_RX_PAGE_SIZE)) {
-		NL_SET_ERR_MSG_FMT(info->extack,
-				   "the driver of %s takes no rx-buf-size but %lu",
-				   dev->name, PAGE_SIZE);
-		return -EOPNOTSUPP;
-	}
-	for (i = 0; i < p->n; i++) {
-		if (p->q[i] >= dev->real_num_rx_queues) {
-			NL_SET_ERR_MSG_FMT(info->extack,
-					   "queue %u: %s has RX queues 0-%u",
-					   p->q[i], dev->name,
-					   dev->real_num_rx_queues - 1);
-			return -ERANGE;
-		}
-	}
-	return 0;
+	err = devmemx_check_qops(dev, info->extack) ?:
+	      devmemx_check_rx_page_size(dev, p->size, info->extack);
+	for (i = 0; !err && i < p->n; i++)
+		err = devmemx_check_queue_range(dev, p->q[i], info->extack);
+	return err;
 }
 
 int devmemx_nl_policy_set_doit(struct sk_buff *skb, struct genl_info *info)

@@ -26,6 +26,12 @@ pol_off() {
 		rxx devmemx policy dev dxsim1 off >/dev/null
 	fi
 }
+# pol_set ARGS...: dxsim1's policy (devmemx policy dev dxsim1 ARGS), off
+# at the case's end.
+pol_set() {
+	rxx devmemx policy dev dxsim1 "$@" || fail "policy dev dxsim1 $*"
+	dx_defer pol_off
+}
 
 # While ncdevmem has bound (NCD_WHILE): the binding is devmemx's, made
 # under the policy, by ncdevmem, at 64K.
@@ -52,8 +58,7 @@ policy_binding() {
 # and the hook.
 policy_ncdevmem() {
 	expect_eq "$(doit_hooked)" 0 "hooks on the doit before any policy"
-	rxx devmemx policy dev dxsim1 size 64K queues 2 || fail "policy dev dxsim1 size 64K queues 2"
-	dx_defer pol_off
+	pol_set size 64K queues 2
 	expect_eq "$(rxx devmemx policy show)" "dev: dxsim1
 rx-buf-size: 64K
 queues: id=2
@@ -80,8 +85,7 @@ off_while_bound() {
 	expect_eq "$(rxx devmemx -j show | wc -l)" 1 "bindings after off"
 }
 policy_off_while_bound() {
-	rxx devmemx policy dev dxsim1 size 64K queues 2 || fail "policy dev dxsim1 size 64K queues 2"
-	dx_defer pol_off
+	pol_set size 64K queues 2
 	NCD_WHILE=off_while_bound ncd_recv ncd-off 7207
 	[ "$NCD_FRAG_MAX" -gt 4096 ] ||
 		fail "no fragment above 4K after the policy's end (largest $NCD_FRAG_MAX)"
@@ -106,8 +110,7 @@ no_devmemx() {
 	expect_eq "$(rxx devmemx -j show)" "" "devmemx bindings while ncdevmem receives"
 }
 other_queue() {
-	rxx devmemx policy dev dxsim1 size 64K queues 3 || fail "policy dev dxsim1 size 64K queues 3"
-	dx_defer pol_off
+	pol_set size 64K queues 3
 	NCD_WHILE=no_devmemx ncd_recv ncd-other 7203
 	[ "$NCD_FRAG_MAX" -le 4096 ] ||
 		fail "a fragment of $NCD_FRAG_MAX bytes for a queue the policy does not cover"
@@ -119,8 +122,7 @@ dx_case other-queue other_queue
 # is left of the request.
 bound_queue() {
 	local id rc=0
-	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
-	dx_defer pol_off
+	pol_set size 64K
 	id=$(rxx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M --persist |
 		sed -n 's/.*"id":\([0-9]*\).*/\1/p')
 	[ -n "$id" ] || fail "devmemx bind queues 2 --persist"
@@ -141,8 +143,7 @@ dx_case bound-queue bound_queue
 # application chose): an in-tree binding at that size.
 own_page_size() {
 	local id
-	rxx devmemx policy dev dxsim1 size 64K queues 2 || fail "policy dev dxsim1 size 64K queues 2"
-	dx_defer pol_off
+	pol_set size 64K queues 2
 	devmem_xfer 1048576 7205 --queues 2 --udmabuf 8M --hugetlb
 	id=$(jget binding_id /tmp/rx.json)
 	[ "$id" -ge $((0xf0000000)) ] || fail "devmemx-rx's bind-rx under a policy: binding $id is not devmemx's"
@@ -162,7 +163,7 @@ refusals() {
 		rxx devmemx policy dev dxsim1 size 12288
 	expect_err 1 "devmemx: policy off on dxsim1: no policy on this device (No such file or directory)" \
 		rxx devmemx policy dev dxsim1 off
-	expect_err 1 "devmemx: policy on dxsim1: queue 9: dxsim1 has RX queues 0-3 (Numerical result out of range)" \
+	expect_err 1 "devmemx: policy on dxsim1: queue 9 out of range: dxsim1 has 4 RX queues (Numerical result out of range)" \
 		rxx devmemx policy dev dxsim1 size 64K queues 9
 	expect_err 2 "devmemx: policy dev dxsim1 needs size SIZE, or off" \
 		rxx devmemx policy dev dxsim1
@@ -179,8 +180,7 @@ dx_case refusals refusals
 namespaces() {
 	local ifx
 	ifx=$(rxx cat /sys/class/net/dxsim1/ifindex)
-	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
-	dx_defer pol_off
+	pol_set size 64K
 	expect_eq "$(ip netns exec tx devmemx policy)" "" "netns tx's policies"
 	expect_eq "$(ip netns exec tx dx-req policy "$ifx")" \
 		"errno 19: no such device in this network namespace" "POLICY-SET from netns tx"
@@ -190,8 +190,7 @@ dx_case namespaces namespaces
 
 # A policy holds the module: rmmod is refused until it is off.
 policy_holds() {
-	rxx devmemx policy dev dxsim1 size 64K || fail "policy dev dxsim1 size 64K"
-	dx_defer pol_off
+	pol_set size 64K
 	expect_err 1 "rmmod: can't unload module 'devmemx': Resource temporarily unavailable" rmmod devmemx
 }
 dx_case holds-module policy_holds
