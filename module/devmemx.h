@@ -391,6 +391,7 @@ void devmemx_polhook_init(void);
 void devmemx_polhook_exit(void);
 int devmemx_polhook_on(struct netlink_ext_ack *extack);
 void devmemx_polhook_idle(void);
+u32 devmemx_polhook_state(const char **why);
 /* policy.c: the per-device policies */
 struct devmemx_policy {
 	struct list_head node;		/* policy.c's list */

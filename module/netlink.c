@@ -45,8 +45,8 @@ static void devmemx_nl_live(struct net *net, u32 *bindings, u64 *niovs,
 int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct sk_buff *rsp;
-	u32 bindings, pools;
-	const char *why;
+	const char *why, *pol_why;
+	u32 bindings, pools, pol;
 	void *hdr;
 	u64 niovs;
 
@@ -55,6 +55,7 @@ int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 
 	devmemx_nl_live(genl_info_net(info), &bindings, &niovs, &pools);
+	pol = devmemx_polhook_state(&pol_why);
 	hdr = genlmsg_iput(rsp, info);
 	if (!hdr)
 		goto err_free;
@@ -71,7 +72,9 @@ int devmemx_nl_info_doit(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u32(rsp, DEVMEMX_A_INFO_TOKEN_SOCKETS,
 			atomic_read(&devmemx_tok_socks)) ||
 	    nla_put_u64_64bit(rsp, DEVMEMX_A_INFO_TOKEN_BYTES,
-			      atomic_long_read(&devmemx_tok_bytes), 0))
+			      atomic_long_read(&devmemx_tok_bytes), 0) ||
+	    nla_put_u32(rsp, DEVMEMX_A_INFO_POLICIES, pol) ||
+	    nla_put_string(rsp, DEVMEMX_A_INFO_POLICIES_WHY, pol_why))
 		goto err_free;
 
 	genlmsg_end(rsp, hdr);

@@ -33,17 +33,29 @@ MODULE_PARM_DESC(netdev_nl_bind_rx_doit,
  * The kernels whose netdev_nl_bind_rx_doit (net/core/netdev-genl.c) was
  * read for what devmemx_pol_serve() must do as it does, by release, Debian
  * version and the size the symbol table gives it.
+ *
+ * A test build (the debug lane's kernel) gets one more entry from
+ * test/kbuild.sh: its release, the Debian version of the linux-source it
+ * was built from, its doit's size and its whole utsname()->version. It is
+ * taken only on that build, and only if a stock entry has the same Debian
+ * version: the same doit, compiled with another config.
  */
 static const struct {
 	const char *release;
 	const char *debian;
 	unsigned long size;
+	const char *build;	/* a test build's utsname()->version */
 } devmemx_pol_reviewed[] = {
 	{ "7.2.12+deb13-amd64", "7.2.12-1~bpo13+1", 0x5f0 },
 	{ "7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", 0x670 },
+#ifdef DEVMEMX_POL_TEST
+#include DEVMEMX_POL_TEST
+#endif
 };
 
-static char devmemx_pol_why[80];	/* empty: policies may be set */
+static char devmemx_pol_why[80];	/* why policies are unavailable, or not */
+static bool devmemx_pol_ready;
+/* The doit's hook: POLICY-SET's hook and insert, the unhook work's check. */
 DEFINE_MUTEX(devmemx_polhook_lock);
 static bool devmemx_pol_hooked;		/* under devmemx_polhook_lock */
 /* Requests the thunk sent to the body that have not left it. */
@@ -61,6 +73,18 @@ static __printf(1, 2) void devmemx_pol_off(const char *fmt, ...)
 	pr_info("no policies: %s\n", devmemx_pol_why);
 }
 
+/* Whether a stock entry has this Debian version (a test entry's source). */
+static bool devmemx_pol_stock(const char *debian)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(devmemx_pol_reviewed); i++)
+		if (!devmemx_pol_reviewed[i].build &&
+		    !strcmp(devmemx_pol_reviewed[i].debian, debian))
+			return true;
+	return false;
+}
+
 void devmemx_polhook_init(void)
 {
 	const char *release = init_utsname()->release;
@@ -75,11 +99,22 @@ void devmemx_polhook_init(void)
 		devmemx_pol_off("not reviewed for %s", release);
 		return;
 	}
-	if (!devmemx_debian_version(debian, sizeof(debian))) {
+	if (devmemx_pol_reviewed[i].build) {
+		if (strcmp(init_utsname()->version, devmemx_pol_reviewed[i].build)) {
+			devmemx_pol_off("not the build of %s reviewed", release);
+			return;
+		}
+		if (!devmemx_pol_stock(devmemx_pol_reviewed[i].debian)) {
+			devmemx_pol_off("test build of Debian %s, not reviewed",
+					devmemx_pol_reviewed[i].debian);
+			return;
+		}
+		pr_info("policies: the test entry of this build (%s)\n",
+			devmemx_pol_reviewed[i].build);
+	} else if (!devmemx_debian_version(debian, sizeof(debian))) {
 		devmemx_pol_off("no Debian version in uname -v");
 		return;
-	}
-	if (strcmp(debian, devmemx_pol_reviewed[i].debian)) {
+	} else if (strcmp(debian, devmemx_pol_reviewed[i].debian)) {
 		devmemx_pol_off("not reviewed for Debian %s", debian);
 		return;
 	}
@@ -99,8 +134,23 @@ void devmemx_polhook_init(void)
 				size, devmemx_pol_reviewed[i].size);
 		return;
 	}
-	if (!DEVMEMX_BTF_POL_PROTO)
+	if (!DEVMEMX_BTF_POL_PROTO) {
 		devmemx_pol_off("%s", DEVMEMX_BTF_POL_WHY);
+		return;
+	}
+	devmemx_pol_ready = true;
+	snprintf(devmemx_pol_why, sizeof(devmemx_pol_why), "reviewed for %s",
+		 release);
+}
+
+/* For INFO: whether policies may be set, and why (or why not). */
+u32 devmemx_polhook_state(const char **why)
+{
+	*why = devmemx_pol_why;
+	if (!devmemx_pol_ready)
+		return DEVMEMX_POLICIES_UNAVAILABLE;
+	return READ_ONCE(devmemx_pol_hooked) ? DEVMEMX_POLICIES_HOOKED :
+					       DEVMEMX_POLICIES_READY;
 }
 
 /*
@@ -389,7 +439,7 @@ int devmemx_polhook_on(struct netlink_ext_ack *extack)
 	int err;
 
 	lockdep_assert_held(&devmemx_polhook_lock);
-	if (devmemx_pol_why[0]) {
+	if (!devmemx_pol_ready) {
 		NL_SET_ERR_MSG_FMT(extack, "no policies here: %s", devmemx_pol_why);
 		return -EOPNOTSUPP;
 	}
@@ -406,7 +456,7 @@ int devmemx_polhook_on(struct netlink_ext_ack *extack)
 				   "cannot hook netdev_nl_bind_rx_doit (%d): see dmesg", err);
 		return err;
 	}
-	devmemx_pol_hooked = true;
+	WRITE_ONCE(devmemx_pol_hooked, true);
 	return 0;
 }
 
@@ -425,7 +475,7 @@ static void devmemx_pol_unhook(void)
 	while (atomic_read(&devmemx_pol_inflight))
 		msleep(20);
 	synchronize_rcu_tasks();
-	devmemx_pol_hooked = false;
+	WRITE_ONCE(devmemx_pol_hooked, false);
 }
 
 static void devmemx_pol_work_fn(struct work_struct *w)

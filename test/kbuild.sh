@@ -39,12 +39,33 @@ tok_test() {
 		{ echo "no sizes in $log or no UTS_VERSION in $kdir" >&2; return 1; }
 	printf '{ "%s", NULL, %s, "%s" },\n' "$kver" "$sizes" "$uts" >"$entry"
 	echo "  TOK-REVIEW $series ($kver): passed; its test entry: $(cat "$entry")"
-	TOK_ARGS=(DX_TOK_TEST="$entry")
+	TEST_ARGS+=(DX_TOK_TEST="$entry")
 }
-TOK_ARGS=()
+# And one in the policies' review (module/polhook.c): the Debian version of
+# the linux-source it was built from (the module takes the entry only if
+# that version's doit was reviewed), netdev_nl_bind_rx_doit's size in its
+# System.map, and its uname -v.
+pol_test() {
+	local entry=$out/$kver/policy-test.h src size uts
+	rm -f "$entry"
+	src=$(dpkg-query -W -f '${Version}' "linux-source-${series%-debug}" 2>/dev/null) ||
+		{ echo "no linux-source-${series%-debug} in the build root: $series's source" >&2; return 1; }
+	# Its size as kallsyms gives it: up to the next symbol's address.
+	size=$(awk '{ a[NR] = $1 } $3 == "netdev_nl_bind_rx_doit" { at = $1 }
+		END { if (at == "") exit; for (i in a) if (a[i] > at && (n == "" || a[i] < n)) n = a[i]
+		      if (n != "") print n, at }' "$kdir/System.map")
+	size=${size:+$((16#${size% *} - 16#${size#* }))}
+	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$kdir/include/generated/utsversion.h")
+	[ -n "$size" ] && [ -n "$uts" ] ||
+		{ echo "no netdev_nl_bind_rx_doit in $kdir/System.map or no UTS_VERSION" >&2; return 1; }
+	printf '{ "%s", "%s", 0x%x, "%s" },\n' "$kver" "$src" "$size" "$uts" >"$entry"
+	echo "  POLICY $series ($kver): its test entry: $(cat "$entry")"
+	TEST_ARGS+=(DX_POL_TEST="$entry")
+}
+TEST_ARGS=()
 case $kdir in
 /lib/modules/*) ;;
-*) tok_test || exit 1 ;;
+*) tok_test && pol_test || exit 1 ;;
 esac
 
 build() {
@@ -52,7 +73,7 @@ build() {
 	for m in module driver-shims/sim driver-shims/vram; do
 		mkdir -p "$out/$kver/$m"
 		make --no-print-directory -C "$kdir" M="/src/$m" MO="$out/$kver/$m" \
-			${TOK_ARGS[@]+"${TOK_ARGS[@]}"} "$@" modules
+			${TEST_ARGS[@]+"${TEST_ARGS[@]}"} "$@" modules
 	done
 }
 if [ -z "$log" ]; then

@@ -7,8 +7,10 @@
  * a fault. OP is bind (BIND-RX), unbind (devmemx UNBIND), release (closing
  * the netlink socket that holds the binding), recv (a connection's first
  * recvmsg(MSG_SOCK_DEVMEM)) or dontneed (its first SO_DEVMEM_DONTNEED);
- * PROVIDER devmemx, tokens (devmemx with autorelease token-array) or netdev
- * (the kernel's own bind-rx). recv and dontneed take a flow to PORT: a
+ * PROVIDER devmemx, tokens (devmemx with autorelease token-array), netdev
+ * (the kernel's own bind-rx) or policy (netdev's bind-rx, which a devmemx
+ * policy on IFNAME's QUEUE serves: a bind that succeeds must make a devmemx
+ * binding). recv and dontneed take a flow to PORT: a
  * child in netns "tx" sends FLOW_BYTES to IFNAME's address, which the
  * caller steers to QUEUE. A failed recvmsg must leave every byte queued
  * and a failed DONTNEED every token held: the step then reads the rest and
@@ -61,7 +63,7 @@
 enum op { OP_BIND, OP_UNBIND, OP_RELEASE, OP_RECV, OP_DONTNEED };
 
 static unsigned int ifindex, queue, bufsize;
-static bool netdev, tokens, verbose, count;
+static bool netdev, tokens, policy, verbose, count;
 static int listen_fd = -1;
 static struct sockaddr_in peer;
 static uint16_t dx_family, nd_family;
@@ -492,6 +494,10 @@ static bool step(enum op op, unsigned int n)
 	if (rc && !o.err)
 		o.err = ENOBUFS, strcpy(o.text, "(no answer: netlink lost the request or its reply)");
 	record(n, injected, &o);
+	/* The bind the policy served is devmemx's, until its socket closes. */
+	if (policy && op == OP_BIND && !rc && !o.err &&
+	    devmemx_info(info_sock, dx_family, DEVMEMX_A_INFO_BINDINGS) != 1)
+		die("step %u: netdev's bind-rx under a policy made no devmemx binding", n);
 	if (sock >= 0)
 		close(sock);
 	if (!idle(v)) {
@@ -514,14 +520,15 @@ int main(int argc, char **argv)
 	for (; argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "-c")); argc--, argv++)
 		*(argv[1][1] == 'v' ? &verbose : &count) = true;
 	if (argc < 5 || argc > 7) {
-		fprintf(stderr, "usage: dx-failnth [-v] [-c] IFNAME QUEUE bind|unbind|release|recv|dontneed devmemx|tokens|netdev [RX-BUF-SIZE [PORT]]\n");
+		fprintf(stderr, "usage: dx-failnth [-v] [-c] IFNAME QUEUE bind|unbind|release|recv|dontneed devmemx|tokens|netdev|policy [RX-BUF-SIZE [PORT]]\n");
 		return 2;
 	}
 	ifindex = if_nametoindex(argv[1]);
 	queue = atoi(argv[2]);
 	while (op <= OP_DONTNEED && strcmp(argv[3], names[op]))
 		op++;
-	netdev = !strcmp(argv[4], "netdev");
+	policy = !strcmp(argv[4], "policy");
+	netdev = policy || !strcmp(argv[4], "netdev");
 	tokens = !strcmp(argv[4], "tokens");
 	bufsize = argc > 5 ? strtoul(argv[5], NULL, 0) : 4096;
 	flow = op == OP_RECV || op == OP_DONTNEED;

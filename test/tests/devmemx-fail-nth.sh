@@ -5,7 +5,8 @@
 # build's test entry makes it ready there), its first bind, which hooks the
 # token path, and a connection's first recvmsg and first DONTNEED (a failed
 # one leaves its bytes queued or its tokens held, and the retry gets them:
-# dx-failnth checks); each run once per allocation it
+# dx-failnth checks); netdev's bind-rx under a policy (which devmemx
+# serves) and its release; each run once per allocation it
 # makes with that allocation failed (test/helpers/dx-failnth.c), until it
 # completes with none failed. Every step must end in a clean error or a
 # success, and with no binding, niov or page pool left once its socket is
@@ -73,6 +74,17 @@ failnth "$oom" recv tokens 4096 $port
 failnth "$oom" recv tokens 65536 $port
 failnth "$oom" dontneed tokens 4096 $port
 ip netns exec rx ethtool -N dxsim1 delete "$rule"
+
+# netdev's bind-rx served under a 64K policy on queue 2 (the debug build's
+# test entry makes policies ready there), and its socket's release.
+pol=$(devmemx info | sed -n 's/^policies: //p')
+[ "$pol" = ready ] ||
+	fail "policies $pol: $(devmemx info | sed -n 's/^policies-why: //p') (test/kbuild.sh gives a test build its entry)"
+ip netns exec rx devmemx policy dev dxsim1 size 64K queues 2 >/dev/null ||
+	fail "policy dev dxsim1 size 64K queues 2"
+failnth "$oom" bind policy
+failnth "$oom" release policy
+expect_eq "$(ip netns exec rx devmemx policy dev dxsim1 off)" "bindings: 0" "policy off after fail-nth"
 
 for a in failslab fail_page_alloc; do
 	echo Y >$dbg/$a/ignore-gfp-wait

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # devmemx loads (and refuses to without the ops address, or with a wrong
 # one), INFO reports the version, this kernel's features, its hooks, no
-# live objects and the token array (devmemx-tokens); it unloads.
+# live objects, the token array (devmemx-tokens) and policies
+# (devmemx-policy); it unloads.
 . /dx/guestlib.sh
 
 case $DX_SERIES in
@@ -13,6 +14,8 @@ esac
 # The token array's gate: a stock kernel's release is reviewed, and the
 # debug build (7.2.12-dxdebug) has the test entry test/kbuild.sh gave it.
 tok=ready tok_why="reviewed for $DX_KVER"
+# The same for policies (module/polhook.c).
+pol=ready pol_why="reviewed for $DX_KVER"
 
 expect_err 1 'devmemx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)' \
 	devmemx info
@@ -31,11 +34,13 @@ dx_load
 grep -q "devmemx: version $DX_VERSION loaded$" <<<"$(dmesg)" ||
 	fail "no load message in dmesg"
 # The test entry says so when it is taken, and only on the debug build.
-if grep -qF "devmemx: token array: the test entry of this build ($(uname -v))" <<<"$(dmesg)"; then
-	[ -n "$DX_DEBUG" ] || fail "a stock kernel took a test entry of the token array's review"
-else
-	[ -z "$DX_DEBUG" ] || fail "no kernel log line for the debug build's test entry"
-fi
+for what in "token array" policies; do
+	if grep -qF "devmemx: $what: the test entry of this build ($(uname -v))" <<<"$(dmesg)"; then
+		[ -n "$DX_DEBUG" ] || fail "a stock kernel took a test entry of the $what review"
+	else
+		[ -z "$DX_DEBUG" ] || fail "no kernel log line for the debug build's test entry of $what"
+	fi
+done
 
 got=$(devmemx info)
 expect_eq "$got" "version: $DX_VERSION
@@ -48,10 +53,12 @@ page-pools: 0
 token-array: $tok
 token-array-why: $tok_why
 token-sockets: 0
-token-bytes: 0" "devmemx info"
+token-bytes: 0
+policies: $pol
+policies-why: $pol_why" "devmemx info"
 
 got=$(devmemx -j info)
-expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0,\"token-array\":\"$tok\",\"token-array-why\":\"$tok_why\",\"token-sockets\":0,\"token-bytes\":0}" \
+expect_eq "$got" "{\"version\":\"$DX_VERSION\",\"kernel\":\"$DX_KVER\",\"features\":$json_features,\"hooks\":6,\"bindings\":0,\"niovs\":0,\"page-pools\":0,\"token-array\":\"$tok\",\"token-array-why\":\"$tok_why\",\"token-sockets\":0,\"token-bytes\":0,\"policies\":\"$pol\",\"policies-why\":\"$pol_why\"}" \
 	"devmemx -j info"
 
 expect_eq "$(cat /sys/module/devmemx/version)" "$DX_VERSION" "module version"

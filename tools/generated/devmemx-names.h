@@ -57,6 +57,13 @@ static const char * const dx_token_array_names[] = {
 	NULL
 };
 
+static const char * const dx_policies_names[] = {
+	"unavailable",
+	"ready",
+	"hooked",
+	NULL
+};
+
 static const struct dx_attr dx_info_attrs[] = {
 	[DEVMEMX_A_INFO_VERSION] = { "version", DX_STRING },
 	[DEVMEMX_A_INFO_KERNEL] = { "kernel", DX_STRING },
@@ -69,6 +76,8 @@ static const struct dx_attr dx_info_attrs[] = {
 	[DEVMEMX_A_INFO_TOKEN_ARRAY_WHY] = { "token-array-why", DX_STRING },
 	[DEVMEMX_A_INFO_TOKEN_SOCKETS] = { "token-sockets", DX_U32 },
 	[DEVMEMX_A_INFO_TOKEN_BYTES] = { "token-bytes", DX_U64, DX_SIZE },
+	[DEVMEMX_A_INFO_POLICIES] = { "policies", DX_U32, DX_ENUM, dx_policies_names },
+	[DEVMEMX_A_INFO_POLICIES_WHY] = { "policies-why", DX_STRING },
 	[DEVMEMX_A_INFO_MAX + 1] = { NULL }
 };
 

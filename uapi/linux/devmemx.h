@@ -102,6 +102,21 @@ enum devmemx_token_array {
 	DEVMEMX_TOKEN_ARRAY_HOOKED,
 };
 
+/**
+ * enum devmemx_policies - Whether policies can be set: netdev's own bind-rx
+ *   served by devmemx for a device an administrator chose (policy-set).
+ * @DEVMEMX_POLICIES_UNAVAILABLE: Not on this kernel; policies-why says why.
+ * @DEVMEMX_POLICIES_READY: A reviewed kernel whose checks passed: policy-set
+ *   takes a policy, and the first one hooks netdev's bind-rx.
+ * @DEVMEMX_POLICIES_HOOKED: netdev's bind-rx is hooked, while a policy is left
+ *   in any namespace.
+ */
+enum devmemx_policies {
+	DEVMEMX_POLICIES_UNAVAILABLE,
+	DEVMEMX_POLICIES_READY,
+	DEVMEMX_POLICIES_HOOKED,
+};
+
 enum {
 	DEVMEMX_A_INFO_VERSION = 1,
 	DEVMEMX_A_INFO_KERNEL,
@@ -114,6 +129,8 @@ enum {
 	DEVMEMX_A_INFO_TOKEN_ARRAY_WHY,
 	DEVMEMX_A_INFO_TOKEN_SOCKETS,
 	DEVMEMX_A_INFO_TOKEN_BYTES,
+	DEVMEMX_A_INFO_POLICIES,
+	DEVMEMX_A_INFO_POLICIES_WHY,
 
 	__DEVMEMX_A_INFO_MAX,
 	DEVMEMX_A_INFO_MAX = (__DEVMEMX_A_INFO_MAX - 1)
