@@ -46,10 +46,12 @@ for set in main flows4; do
 			grep -q ",$c,[a-z-]*,[0-9]*,$phase," $csv || fail "$set: no $phase run of $c"
 		done
 	done
-	# devmemx reports its metadata; in-tree's comes from BTF.
+	# devmemx reports its metadata; in-tree's comes from BTF; a policy's
+	# binding is devmemx's, and netdev's reply says nothing of it.
 	meta=$(csv_col meta_source $csv) prov=$(csv_col provider $csv)
 	awk -F, -v m=$meta -v p=$prov 'NR > 1 && ($p ~ /^devmemx(-tok)?$/) != ($m == "devmemx") { exit 1 }
-		NR > 1 && $p !~ /^devmemx/ && $m != "btf" { exit 1 }' $csv ||
+		NR > 1 && $p == "policy" && $m != "none" { exit 1 }
+		NR > 1 && $p !~ /^(devmemx|policy)/ && $m != "btf" { exit 1 }' $csv ||
 		fail "$set: metadata sources: $(cut -d, -f$prov,$meta $csv | tr '\n' ' ')"
 	# The table: one row per configuration, the ratios, in the file and
 	# on stdout.
@@ -60,6 +62,8 @@ for set in main flows4; do
 	grep -q '^| devmemx-4K / netdev-4K | ' $md || fail "$set: no devmemx-4K / netdev-4K ratio"
 	grep -q '^| devmemx-64K / devmemx-4K | cmsgs/GiB | ' $md || fail "$set: no cmsgs ratio"
 	grep -q '^| netdev-4K / netdev-nodx-4K | ' $md || fail "$set: no loaded/unloaded ratio"
+	grep -q '^| policy-64K / devmemx-64K | receiving host s/GiB | ' $md ||
+		fail "$set: no policy-64K / devmemx-64K ratio"
 	for sz in 4K 64K; do
 		grep -q "^| devmemx-$sz / zcrx-$sz | receiving host s/GiB | " $md ||
 			fail "$set: no devmemx-$sz / zcrx-$sz ratio"

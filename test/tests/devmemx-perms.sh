@@ -62,58 +62,12 @@ holder_start() {
 	[ -n "$FD" ] || fail "the CLI holds no dma-buf fd: $(ls -l /proc/$HOLDER/fd)"
 }
 
-# userns_make: a user namespace owning a network namespace: OWNER, a
-# process in both; in_userns runs a command there. The case's cleanups
-# bring dxsim1 back to rx, as the setup had it, wherever it went.
-in_userns() { nsenter -t "$OWNER" -U -n "$@"; }
-userns_make() {
-	unshare -Urn sleep 600 &
-	OWNER=$!
-	dx_defer userns_end
-	# (Until unshare has run, the owner is in our user namespace.)
-	entered() { [ "$(readlink /proc/$OWNER/ns/user)" != "$(readlink /proc/self/ns/user)" ]; }
-	wait_until 5 entered || fail "no user namespace to enter"
-	expect_eq "$(in_userns id -u)" 0 "uid in the user namespace"
-}
-# userns_move: dxsim1 moved into the user namespace's network namespace,
-# up there with rx's address.
-userns_move() {
-	ip -n rx link set dxsim1 netns "$OWNER"
-	userns_dev_up
-}
-userns_dev_up() {
-	in_userns ip link set lo up
-	in_userns ip addr add 192.0.2.2/24 dev dxsim1
-	in_userns ip link set dxsim1 up
-}
 # back: the user namespace goes (its owner killed); dxsim1 returns to the
 # initial namespace.
 back() {
 	kill "$OWNER" 2>/dev/null || true
 	wait_until 10 test -e /sys/class/net/dxsim1 || fail "dxsim1 did not come back"
 }
-# A cleanup: dxsim1 back in rx with its addresses and up, and the user
-# namespace gone. (iproute2's ip by its path: busybox's nsenter runs its
-# own ip applet, which takes no netns name.)
-in_rx_or_init() { rxx test -e /sys/class/net/dxsim1 || test -e /sys/class/net/dxsim1; }
-userns_end() {
-	local rc=0
-	if nsenter -t "$OWNER" -n /sbin/ip link show dxsim1 >/dev/null 2>&1; then
-		nsenter -t "$OWNER" -n /sbin/ip link set dxsim1 netns rx || rc=1
-	fi
-	# Its namespace gone, dxsim1 returns to the initial one.
-	dx_stop "$OWNER" KILL
-	wait_until 10 in_rx_or_init || fail "dxsim1 is neither in rx nor back in the initial namespace"
-	if [ -e /sys/class/net/dxsim1 ]; then
-		ip link set dxsim1 netns rx || return 1
-	fi
-	rxx ip addr replace 192.0.2.2/24 dev dxsim1 &&
-		rxx ip addr replace 2001:db8::2/64 dev dxsim1 nodad &&
-		rxx ip link set dxsim1 up &&
-		dx_wait_idle &&
-		return $rc
-}
-
 # tx_bind: a persistent binding of dxsim0 in tx, its id in RID.
 tx_bind() {
 	dx_defer tx_unbind_all

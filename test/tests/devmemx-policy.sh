@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0
-# dx-debug: no its reviews name Debian's releases, so the debug build's gate says why it has no policies (devmemx-policy checks that message on the stock kernels)
 # Per-device policies (doc/policy.md): the kernel's ncdevmem, unchanged,
 # binds through the netdev family; under a policy devmemx serves that
 # bind-rx at 64K, show marks the binding and names ncdevmem, and the
@@ -20,6 +19,11 @@ doit_hooked() {
 	grep -c '^netdev_nl_bind_rx_doit\b' $f || true
 }
 doit_unhooked() { [ "$(doit_hooked)" = 0 ]; }
+# INFO's policies: ready, or hooked while a policy is set (and until the
+# unhooking, after the doit left enabled_functions, has waited out every
+# request in devmemx's text).
+info_policies() { devmemx info | sed -n 's/^policies: //p'; }
+policies_ready() { [ "$(info_policies)" = ready ]; }
 # A cleanup: dxsim1's policy off, if a case left it set.
 pol_off() {
 	if rxx devmemx policy | grep -qx 'dev: dxsim1'; then
@@ -64,6 +68,7 @@ rx-buf-size: 64K
 queues: id=2
 bindings: 0" "policy show"
 	expect_eq "$(doit_hooked)" 1 "hooks on the doit under a policy"
+	expect_eq "$(info_policies)" hooked "info's policies under a policy"
 	NCD_WHILE=policy_binding ncd_recv ncd-pol 7201
 	[ "$NCD_FRAG_MAX" -gt 4096 ] ||
 		fail "no fragment above 4K through a 64K policy (largest $NCD_FRAG_MAX)"
@@ -71,6 +76,7 @@ bindings: 0" "policy show"
 	expect_eq "$(rxx devmemx -j show)" "" "bindings after ncdevmem exited"
 	expect_eq "$(rxx devmemx policy dev dxsim1 off)" "bindings: 0" "policy off"
 	wait_until 10 doit_unhooked || fail "the doit still hooked after the last policy"
+	wait_until 10 policies_ready || fail "info's policies after off: $(info_policies)"
 	expect_eq "$(rxx devmemx policy show)" "" "policy show after off"
 }
 dx_case ncdevmem policy_ncdevmem
@@ -155,6 +161,38 @@ own_page_size() {
 }
 dx_case own-page-size own_page_size
 
+# Where a policy bind differs from in-tree's (doc/policy.md), through
+# devmemx-rx's netdev bind-rx (the kernel's family, as ncdevmem's): a
+# request naming a queue the policy omits beside one it covers, a device
+# that is down, one with XDP attached; each refused with devmemx's
+# message, nothing left. (In-tree would bind queues 2 and 3 at 4K, and a
+# down device too.)
+nd_bind() { # QUEUES
+	rxx devmemx-rx recv --dev dxsim1 --port 7210 --expect 1M --queues "$1" \
+		--provider netdev --udmabuf 4M --no-flow-rule --timeout 2
+}
+xdp_off() {
+	rxx ip link set dev dxsim1 xdpgeneric off
+	rxx ethtool -K dxsim1 rx-gro-hw on
+}
+differences() {
+	pol_set size 64K queues 2
+	expect_err 1 "devmemx-rx: bind to dxsim1: devmemx policy on dxsim1 omits queue 3: bind it separately (Invalid argument)" \
+		nd_bind 2,3
+	rxx ip link set dxsim1 down
+	dx_defer rxx ip link set dxsim1 up
+	expect_err 1 "devmemx-rx: bind to dxsim1: dxsim1 is down: ip link set dxsim1 up (Network is down)" \
+		nd_bind 2
+	rxx ip link set dxsim1 up
+	dx_defer xdp_off
+	rxx dx-xdp-pass dxsim1 frags
+	expect_err 1 "devmemx-rx: bind to dxsim1: dxsim1 has an XDP program attached (File exists)" \
+		nd_bind 2
+	expect_eq "$(rxx devmemx -j show)" "" "bindings after the refusals"
+	expect_eq "$(rxx devmemx policy | sed -n 's/^bindings: //p')" 0 "the policy's bindings"
+}
+dx_case differences differences
+
 # Bad requests: each refused with what to change, nothing left.
 refusals() {
 	local ref
@@ -210,6 +248,50 @@ policy_dev_moves() {
 	expect_eq "$(ip netns exec pol-other devmemx policy show)" "" "policies in the other namespace"
 }
 dx_case dev-moves policy_dev_moves
+
+# A container (a user namespace owning a network namespace, dxsim1 moved
+# in): its root sets a policy on its own device, and ncdevmem there gets
+# devmemx's 64K; rx and the initial namespace list no policy. The
+# container's end while ncdevmem is bound (its processes killed at once)
+# ends the binding, the policy and the hook.
+userns_binding() {
+	expect_eq "$(in_userns devmemx -j show | wc -l)" 1 "the container's bindings while ncdevmem receives"
+	expect_eq "$(in_userns devmemx policy show | sed -n 's/^bindings: //p')" 1 \
+		"the container's policy: bindings while ncdevmem receives"
+	expect_eq "$(rxx devmemx -j show)" "" "rx's bindings while the container's ncdevmem receives"
+}
+policy_userns() {
+	local pid
+	userns_make
+	userns_move
+	in_userns devmemx policy dev dxsim1 size 64K queues 2 ||
+		fail "the container's root: policy dev dxsim1 size 64K queues 2"
+	expect_eq "$(in_userns devmemx policy show)" "dev: dxsim1
+rx-buf-size: 64K
+queues: id=2
+bindings: 0" "the container's policy show"
+	expect_eq "$(rxx devmemx policy show)" "" "rx's policies"
+	expect_eq "$(devmemx policy show)" "" "the initial namespace's policies"
+	RX_IN="nsenter -t $OWNER -U -n" NCD_WHILE=userns_binding ncd_recv ncd-userns 7208
+	[ "$NCD_FRAG_MAX" -gt 4096 ] ||
+		fail "no fragment above 4K through the container's 64K policy (largest $NCD_FRAG_MAX)"
+	dx_wait_idle
+	# The container ends while a second ncdevmem is bound (it listens).
+	nsenter -t "$OWNER" -U -n timeout 120 ncdevmem -l -f dxsim1 -s 192.0.2.2 -p 7209 -t 2 -q 1 \
+		>/dev/null 2>/tmp/ncd-end.err &
+	pid=$!
+	dx_defer dx_stop $pid
+	RX_IN="nsenter -t $OWNER -U -n" wait_until 30 listening 7209 ||
+		fail "the container's second ncdevmem is not listening: $(tail -n 5 /tmp/ncd-end.err)"
+	expect_eq "$(in_userns devmemx -j show | wc -l)" 1 "the container's bindings before its end"
+	kill -KILL "$pid" "$OWNER"
+	wait_until 10 test -e /sys/class/net/dxsim1 ||
+		fail "dxsim1 did not come back from the container's namespace"
+	dx_wait_idle
+	wait_until 10 doit_unhooked || fail "the doit still hooked after the container's end"
+	wait_until 10 policies_ready || fail "info's policies after the container's end: $(info_policies)"
+}
+dx_case userns policy_userns
 
 dx_wait_idle
 expect_eq "$(dx_live)" "0 0 0" "live objects at the end"

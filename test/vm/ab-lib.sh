@@ -4,10 +4,11 @@
 # dx_sim_devmem (devmemx loaded, the sim up with HDS on).
 
 # The configurations the issue asks of this kernel: in-tree devmem, devmemx
-# and io_uring zcrx (its dma-buf areas, one per queue) at each size.
+# and io_uring zcrx (its dma-buf areas, one per queue) at each size, and
+# devmemx serving ab's own netdev bind-rx under a 64K policy.
 ab_configs() {
 	local c=netdev-4K,netdev-nodx-4K,devmemx-4K,devmemx-16K,devmemx-32K,devmemx-64K
-	c+=,devmemx-tok-4K,devmemx-tok-64K
+	c+=,devmemx-tok-4K,devmemx-tok-64K,policy-64K
 	[ "$DX_SERIES" = 7.2 ] || c+=,netdev-16K,netdev-64K
 	echo "$c,zcrx-4K,zcrx-16K,zcrx-32K,zcrx-64K"
 }
@@ -60,13 +61,14 @@ ab_napi_args() {
 # ab_run NAME OUTDIR [devmemx-rx ab args...]: one runner invocation in
 # netns rx, the sender in netns tx, the hosts as ab_hosts sets them; files
 # OUTDIR/NAME.{csv,sum.csv,md}. The dma-buf: AB_BUF's options (default
-# a 64M hugetlb udmabuf; empty: the caller's args name one).
+# a 64M hugetlb udmabuf; empty: the caller's args name one). AB_FILL: the
+# sender's --fill in verified runs.
 ab_run() {
 	local name=$1 out=$2 pin buf=${AB_BUF---udmabuf 64M --hugetlb}
 	shift 2
 	pin=$(ab_hosts) || exit 1
 	ip netns exec rx $pin devmemx-rx ab --dev dxsim1 \
-		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120" \
+		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120${AB_FILL:+ --fill $AB_FILL}" \
 		--sender-tasks napi/dxsim0- $(ab_napi_args) \
 		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr) $(dx_tok_params)" \
 		--unload-cmd "rmmod devmemx" $buf \
@@ -77,7 +79,8 @@ ab_run() {
 
 # ab_sets LIST BYTES RUNS SEED OUTDIR [extra args...]: main (every
 # configuration, one flow), flows4 (four flows over queues 2 and 3),
-# grooff (devmemx 4K and 64K with rx-gro-hw off), scale (bind and unbind
+# grooff (devmemx 4K and 64K with rx-gro-hw off), apps (an unchanged
+# application with devmemx's policy off and on: ab_apps), scale (bind and unbind
 # time, metadata and kernel memory of device memory from 1G to 256G; make
 # ab boots it a VM of its own), sockets (token memory and CPU of 1, 16 and
 # 64 sockets holding their tokens in batches), profile (where the
@@ -98,10 +101,32 @@ ab_sets() {
 			ip netns exec rx ethtool -K dxsim1 rx-gro-hw on ;;
 		scale) ab_scale "$out" "$@" ;;
 		sockets) ab_sockets "$out" "$bytes" "$runs" "$seed" "$@" ;;
+		apps) ab_apps "$out" "$bytes" "$runs" "$seed" "$@" ;;
 		profile) ab_profile "$out" "$bytes" "$seed" "$@" ;;
 		*) fail "unknown ab set $s" ;;
 		esac
 	done
+}
+
+# ab_apps OUTDIR BYTES RUNS SEED [args...]: an application nobody here
+# wrote, unchanged: the kernel's ncdevmem binds queue 2 through netdev's
+# bind-rx itself, receives and exits, each run. netdev-4K: no policy, the
+# kernel serves it (in-tree 4K); policy-64K: devmemx's policy at 64K on
+# queue 2, so devmemx serves the same request. ncdevmem prints a line per
+# dma-buf fragment ("received frag_page=..."), its cmsgs, and one per
+# recvmsg with its total so far (which must reach what was sent); it
+# copies each fragment out of the dma-buf and, without -v, writes every
+# byte to its standard output (ab discards it): per-byte CPU in both
+# configurations. The verified pass adds -v 7 (the sender sends its
+# pattern). kperf is not here: doc/ab.md says why.
+ab_apps() {
+	local out=$1 bytes=$2 runs=$3 seed=$4
+	shift 4
+	AB_FILL=ncdevmem ab_run apps "$out" --configs netdev-4K,policy-64K --queues 2 \
+		--bytes "$bytes" --runs "$runs" ${seed:+--seed $seed} \
+		--app "ncdevmem -l -f dxsim1 -s 192.0.2.2 -p %p -t 2 -q 1" \
+		--app-frags received --app-bytes total_received= --app-verify "-v 7" \
+		--app-bad "Failed validation" "$@"
 }
 
 # ab_profile OUTDIR BYTES SEED [args...]: where the receiving host's CPU

@@ -345,9 +345,13 @@ flush_deferred_skbs() {
 	done
 }
 
-# listening PORT: a TCP socket listens on PORT in netns rx.
+# rx_in CMD...: CMD in the receiving side's network namespace: rx, or where
+# RX_IN enters (a command that execs the rest, e.g. "nsenter -t PID -U -n").
+rx_in() { ${RX_IN:-ip netns exec rx} "$@"; }
+
+# listening PORT: a TCP socket listens on PORT in netns rx (rx_in).
 listening() {
-	ip netns exec rx cat /proc/net/tcp6 /proc/net/tcp |
+	rx_in cat /proc/net/tcp6 /proc/net/tcp |
 		awk -v p=":$(printf %04X "$1")" '$4 == "0A" && substr($2, length($2) - 4) == p' |
 		grep -q .
 }
@@ -434,17 +438,64 @@ send_pattern() {
 		head -c "$2" >/dev/tcp/192.0.2.2/"$1"' _ "$1" "$2"
 }
 
+# userns_make: a user namespace owning a network namespace: OWNER, a
+# process in both; in_userns runs a command there. The case's cleanups
+# bring dxsim1 back to rx, as the setup had it, wherever it went.
+in_userns() { nsenter -t "$OWNER" -U -n "$@"; }
+userns_make() {
+	unshare -Urn sleep 600 &
+	OWNER=$!
+	dx_defer userns_end
+	# (Until unshare has run, the owner is in our user namespace.)
+	entered() { [ "$(readlink /proc/$OWNER/ns/user)" != "$(readlink /proc/self/ns/user)" ]; }
+	wait_until 5 entered || fail "no user namespace to enter"
+	expect_eq "$(in_userns id -u)" 0 "uid in the user namespace"
+}
+# userns_move: dxsim1 moved into the user namespace's network namespace,
+# up there with rx's address.
+userns_move() {
+	ip -n rx link set dxsim1 netns "$OWNER"
+	userns_dev_up
+}
+userns_dev_up() {
+	in_userns ip link set lo up
+	in_userns ip addr add 192.0.2.2/24 dev dxsim1
+	in_userns ip link set dxsim1 up
+}
+# A cleanup: dxsim1 back in rx with its addresses and up, and the user
+# namespace gone. (iproute2's ip by its path: busybox's nsenter runs its
+# own ip applet, which takes no netns name.)
+in_rx_or_init() { rxx test -e /sys/class/net/dxsim1 || test -e /sys/class/net/dxsim1; }
+userns_end() {
+	local rc=0
+	if nsenter -t "$OWNER" -n /sbin/ip link show dxsim1 >/dev/null 2>&1; then
+		nsenter -t "$OWNER" -n /sbin/ip link set dxsim1 netns rx || rc=1
+	fi
+	# Its namespace gone, dxsim1 returns to the initial one.
+	dx_stop "$OWNER" KILL
+	wait_until 10 in_rx_or_init || fail "dxsim1 is neither in rx nor back in the initial namespace"
+	if [ -e /sys/class/net/dxsim1 ]; then
+		ip link set dxsim1 netns rx || return 1
+	fi
+	rxx ip addr replace 192.0.2.2/24 dev dxsim1 &&
+		rxx ip addr replace 2001:db8::2/64 dev dxsim1 nodad &&
+		rxx ip link set dxsim1 up &&
+		dx_wait_idle &&
+		return $rc
+}
+
 # ncd_recv NAME PORT [ncdevmem args]: the kernel's ncdevmem (unchanged)
 # receives $BYTES on PORT of 192.0.2.2 into a udmabuf on queue 2 and
 # validates them (-v 7); output in /tmp/NAME.{out,err}. Fails unless every
 # byte arrived in the dma-buf and passed validation. With NCD_WHILE set,
 # that command runs once ncdevmem listens (it has bound), before the send.
-# Sets NCD_FRAG_MAX (the largest fragment) and NCD_GRO.
+# With RX_IN set, ncdevmem runs where it enters (rx_in). Sets NCD_FRAG_MAX
+# (the largest fragment) and NCD_GRO.
 ncd_recv() {
 	local name=$1 port=$2 rc=0 frags
 	shift 2
-	# (busybox timeout execs the command: $! is ncdevmem.)
-	ip netns exec rx timeout 120 ncdevmem -l -f dxsim1 -s 192.0.2.2 -p "$port" \
+	# (ip, busybox nsenter and timeout exec the command: $! is ncdevmem.)
+	${RX_IN:-ip netns exec rx} timeout 120 ncdevmem -l -f dxsim1 -s 192.0.2.2 -p "$port" \
 		-v 7 -t 2 -q 1 "$@" >/tmp/$name.out 2>/tmp/$name.err &
 	NCD_PID=$!
 	dx_defer dx_stop $NCD_PID
@@ -456,7 +507,7 @@ ncd_recv() {
 	}
 	[ -z "${NCD_WHILE:-}" ] || $NCD_WHILE
 	# The sim's HW-GRO as ncdevmem's device configuration left it.
-	NCD_GRO=$(ip netns exec rx ethtool -k dxsim1 | sed -n 's/^rx-gro-hw: //p')
+	NCD_GRO=$(rx_in ethtool -k dxsim1 | sed -n 's/^rx-gro-hw: //p')
 	send_pattern "$port" "$BYTES" || fail "$name: sending $BYTES bytes to port $port"
 	wait "$NCD_PID" || rc=$?
 	NCD_PID=

@@ -30,7 +30,7 @@ static void ab_send_len(const struct ab_opts *o, uint64_t bytes, char *out,
 		snprintf(out, len, "--bytes %" PRIu64, bytes);
 }
 
-static pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
+pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
 {
 	char cmd[1024], len[64];
 	pid_t pid;
@@ -49,7 +49,7 @@ static pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f)
 }
 
 /* Reap the sender of @f; add its CPU time to @r. */
-static int ab_sender_wait(struct ab_flow *f, struct ab_result *r)
+int ab_sender_wait(struct ab_flow *f, struct ab_result *r)
 {
 	struct rusage ru;
 	int st;

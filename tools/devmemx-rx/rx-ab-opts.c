@@ -18,7 +18,7 @@ const char *ab_prov_name(enum ab_prov p)
 	static const char * const names[AB_NPROV] = {
 		[AB_NETDEV] = "netdev", [AB_DEVMEMX] = "devmemx",
 		[AB_NETDEV_NODX] = "netdev-nodx", [AB_ZCRX] = "zcrx",
-		[AB_DEVMEMX_TOK] = "devmemx-tok",
+		[AB_DEVMEMX_TOK] = "devmemx-tok", [AB_POLICY] = "policy",
 	};
 
 	return names[p];
@@ -50,7 +50,7 @@ static int ab_providers(char *arg, struct ab_opts *o)
 		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
 			;
 		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx, devmemx-tok, netdev-nodx or zcrx",
+			return dx_bad_usage("unknown provider \"%s\" in --providers: use netdev, devmemx, devmemx-tok, netdev-nodx, zcrx or policy",
 					    t);
 		for (i = 0; i < o->nprovs; i++)
 			if (o->provs[i] == p)
@@ -77,7 +77,7 @@ static int ab_configs(char *arg, struct ab_opts *o)
 		for (p = 0; p < AB_NPROV && strcmp(t, ab_prov_name(p)); p++)
 			;
 		if (p == AB_NPROV)
-			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx, devmemx-tok, netdev-nodx or zcrx",
+			return dx_bad_usage("unknown provider \"%s\" in --configs: use netdev, devmemx, devmemx-tok, netdev-nodx, zcrx or policy",
 					    t);
 		if (o->nconfigs == AB_MAX_CFGS)
 			return dx_bad_usage("more than %d configurations in --configs",
@@ -157,7 +157,8 @@ const char rx_ab_synopsis[] =
 	"                      --vram SIZE | --pid PID --fd FD]\n"
 	"                     [--listen ADDR] [--sender CMD] [--sender-tasks LIST]\n"
 	"                     [--load-cmd CMD] [--unload-cmd CMD] [--profile-cmd CMD]\n"
-	"                     [--timeout SEC]\n";
+	"                     [--app CMD --app-frags PREFIX [--app-bytes PREFIX]\n"
+	"                      [--app-verify ARGS] [--app-bad PREFIX]] [--timeout SEC]\n";
 
 const char rx_ab_help[] =
 	"ab: A/B benchmark of in-tree devmem, devmemx and io_uring zcrx. Each\n"
@@ -177,7 +178,10 @@ const char rx_ab_help[] =
 	"  --providers LIST      netdev, devmemx, netdev-nodx (in-tree with devmemx\n"
 	"                        unloaded: --unload-cmd before, --load-cmd after),\n"
 	"                        zcrx (io_uring zero-copy receive, a thread per\n"
-	"                        queue) (default netdev,devmemx)\n"
+	"                        queue), policy (netdev's bind-rx, which devmemx\n"
+	"                        serves under a policy at the size on --queues, set\n"
+	"                        before the bind and off after it) (default\n"
+	"                        netdev,devmemx)\n"
 	"  --configs LIST        exactly these, e.g. netdev-4K,devmemx-64K,zcrx-64K\n"
 	"                        (instead of every provider at every size)\n"
 	"  --zcrx-area dmabuf|host  zcrx's memory: the dma-buf (default; on more\n"
@@ -246,6 +250,25 @@ const char rx_ab_help[] =
 	"                        netdev-nodx run (default: modprobe devmemx)\n"
 	"  --unload-cmd CMD      shell command that unloads devmemx before a\n"
 	"                        netdev-nodx run (default: modprobe -r devmemx)\n"
+	"  --app CMD             an application receives each run instead of ab:\n"
+	"                        one that binds through netdev's bind-rx itself\n"
+	"                        (e.g. the kernel's ncdevmem), started by /bin/sh\n"
+	"                        with %p in CMD replaced by --port; ab waits until\n"
+	"                        it listens, starts the --sender (needed) and\n"
+	"                        measures until the application exits. netdev and\n"
+	"                        policy configurations only; one flow\n"
+	"  --app-frags PREFIX    the lines of the application's standard error that\n"
+	"                        start with PREFIX are its dma-buf cmsgs (ncdevmem:\n"
+	"                        received); its standard output is discarded\n"
+	"  --app-bytes PREFIX    the number after PREFIX on the last such line is\n"
+	"                        the bytes it received, which must be all the sender\n"
+	"                        sent (ncdevmem: total_received=)\n"
+	"  --app-verify ARGS     added to CMD in the verified pass (ncdevmem: -v 7;\n"
+	"                        with the sender's --fill ncdevmem); without it no\n"
+	"                        run counts as verified\n"
+	"  --app-bad PREFIX      a run fails if a line of the application's error\n"
+	"                        starts with PREFIX (ncdevmem: Failed validation),\n"
+	"                        or if it exits other than 0\n"
 	"  --timeout SEC         per connection and without data (default 120,\n"
 	"                        0: never)\n";
 
@@ -316,6 +339,11 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 	case O_LOAD_CMD: o->load_cmd = arg; return 0;
 	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
 	case O_PROFILE_CMD: o->profile_cmd = arg; return 0;
+	case O_APP: o->app = arg; return 0;
+	case O_APP_VERIFY: o->app_verify = arg; return 0;
+	case O_APP_FRAGS: o->app_frags = arg; return 0;
+	case O_APP_BAD: o->app_bad = arg; return 0;
+	case O_APP_BYTES: o->app_bytes = arg; return 0;
 	case O_TIMEOUT: return rx_parse_seconds(arg, "--timeout", &o->timeout);
 	case ':': return rx_missing_arg(argv);
 	default: return rx_unknown_option(argv, "ab");
@@ -333,6 +361,31 @@ static bool ab_has_zcrx(const struct ab_opts *o)
 		if (o->provs[i] == AB_ZCRX)
 			return true;
 	return false;
+}
+
+/* --app: only configurations whose bind the application makes. */
+static int ab_check_app(const struct ab_opts *o)
+{
+	unsigned int i;
+
+	if (!o->app)
+		return o->app_frags || o->app_verify || o->app_bad || o->app_bytes ?
+		       dx_bad_usage("--app-frags, --app-bytes, --app-verify and --app-bad go with --app") : 0;
+	if (!o->app_frags || !*o->app_frags)
+		return dx_bad_usage("--app needs --app-frags PREFIX: the lines of its output that are cmsgs");
+	if (!o->sender)
+		return dx_bad_usage("--app needs --sender: ab starts the sender once the application listens");
+	if (o->flows > 1 || o->seconds || o->hold_bytes || o->profile_cmd || o->verify)
+		return dx_bad_usage("--app runs one flow of --bytes: no --flows, --seconds, --hold-bytes, --profile-cmd or --verify");
+	for (i = 0; i < o->nconfigs; i++)
+		if (o->configs[i].prov != AB_NETDEV && o->configs[i].prov != AB_POLICY)
+			return dx_bad_usage("--app binds through netdev's bind-rx itself: use netdev and policy configurations, not %s",
+					    ab_prov_name(o->configs[i].prov));
+	for (i = 0; !o->nconfigs && i < o->nprovs; i++)
+		if (o->provs[i] != AB_NETDEV && o->provs[i] != AB_POLICY)
+			return dx_bad_usage("--app binds through netdev's bind-rx itself: use --providers netdev,policy, not %s",
+					    ab_prov_name(o->provs[i]));
+	return 0;
 }
 
 static int ab_check(struct ab_opts *o)
@@ -355,6 +408,8 @@ static int ab_check(struct ab_opts *o)
 				    o->port, o->flows);
 	if (o->hold_bytes && ab_has_zcrx(o))
 		return dx_bad_usage("--hold-bytes batches devmem's tokens; zcrx hands buffers back through its refill ring: leave zcrx out of --providers and --configs");
+	if (ab_check_app(o))
+		return -EINVAL;
 	if (o->listen && !rx_is_addr(o->listen))
 		return dx_bad_usage("bad --listen address \"%s\": use an IPv4 or IPv6 address",
 				    o->listen);
@@ -369,7 +424,8 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		O_HOLD_BYTES, O_CSV, O_SUMMARY, O_MD, O_TAG, O_PORT, RX_BUF,
 		O_LISTEN, O_SENDER, O_SENDER_TASKS, O_LOAD_CMD, O_UNLOAD_CMD,
 		O_TIMEOUT, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
-		O_NAPI_FIFO, O_PROFILE_CMD, 'h', 0
+		O_NAPI_FIFO, O_PROFILE_CMD, O_APP, O_APP_VERIFY, O_APP_FRAGS,
+		O_APP_BAD, O_APP_BYTES, 'h', 0
 	};
 	struct option opts[ARRAY_SIZE(codes)];
 	int c;

@@ -212,6 +212,26 @@ static void ab_ratios(FILE *f, const struct ab_cfg *cfgs,
 			ab_ratio(f, what, cm, &g[i], y, AB_BAR_CPU, vs[k].bar, true);
 		}
 	}
+	/*
+	 * A policy: netdev's bind-rx (ab's own, or --app's) served by devmemx,
+	 * against the same request served by the kernel and devmemx's own
+	 * bind at that size.
+	 */
+	for (i = 0; i < ncfgs; i++) {
+		const struct ab_agg *y = ab_find(cfgs, g, ncfgs, AB_NETDEV, page);
+
+		if (cfgs[i].prov != AB_POLICY)
+			continue;
+		ab_fmt_size(sz, sizeof(sz), cfgs[i].size);
+		snprintf(what, sizeof(what), "policy-%s / netdev-4K", sz);
+		ab_ratio(f, what, cm, &g[i], y, AB_BAR_CPU, 1.00, true);
+		ab_ratio(f, what, "cmsgs/GiB", &g[i], y, M_CMSGS,
+			 2.0 * page / cfgs[i].size, true);
+		snprintf(what, sizeof(what), "policy-%s / devmemx-%s", sz, sz);
+		ab_ratio(f, what, cm, &g[i],
+			 ab_find(cfgs, g, ncfgs, AB_DEVMEMX, cfgs[i].size),
+			 AB_BAR_CPU, 1.03, true);
+	}
 	ab_ratio(f, "netdev-4K / netdev-nodx-4K", cm,
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV, page),
 		 ab_find(cfgs, g, ncfgs, AB_NETDEV_NODX, page), AB_BAR_CPU, 1.01,

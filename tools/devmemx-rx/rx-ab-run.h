@@ -82,6 +82,20 @@ struct ab_zq {
 	pthread_t th;
 };
 
+/* rx-ab.c: a run's snapshots of the counters, and what changed between. */
+int ab_snap(struct ab *a, struct ab_snap *s);
+void ab_delta(const struct ab *a, struct ab_result *r,
+	      const struct ab_snap *s0, const struct ab_snap *s1);
+/* After a bind: the bound queues' NAPI threads placed as the options ask. */
+int ab_napi_queues(struct ab *a, bool say);
+
+/* rx-ab-app.c: --app and the policy configurations. */
+/* The devmemx policy at @size on --dev's --queues, or off: 0 or -errno (said). */
+int ab_policy_set(struct ab *a, uint32_t size);
+int ab_policy_del(struct ab *a);
+/* One run of --app (@verify: the verified pass): 0 or -errno (said). */
+int ab_app_run(struct ab *a, struct ab_result *r, bool verify);
+
 /* rx-ab-flows.c: one run's flows, each 0 or -errno (after a message). */
 /*
  * Listen, steer, and (with --sender) start the sender of every flow; @first:
@@ -99,6 +113,9 @@ int ab_zcrx_receive(struct ab *a, struct ab_flow *fl, struct ab_zq *zq,
 int ab_flows_close(struct ab_flow *fl, unsigned int n, struct ab_result *r);
 /* What the user runs on the sender machine when no --sender is given. */
 void ab_sender_hint(const struct ab *a, unsigned int total);
+/* Start @f's --sender (its pid, or -1), and reap it (its CPU into @r). */
+pid_t ab_sender_start(const struct ab *a, const struct ab_flow *f);
+int ab_sender_wait(struct ab_flow *f, struct ab_result *r);
 
 /* rx-ab-env.c: what ab changes in the system. */
 /* devmemx out for a netdev-nodx run (--unload-cmd), and in again after. */

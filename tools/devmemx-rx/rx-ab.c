@@ -108,7 +108,7 @@ static int ab_plan(struct ab *a)
 	return ret;
 }
 
-static int ab_snap(struct ab *a, struct ab_snap *s)
+int ab_snap(struct ab *a, struct ab_snap *s)
 {
 	struct rusage ru;
 	int ret;
@@ -144,8 +144,8 @@ static int ab_snap(struct ab *a, struct ab_snap *s)
 	return ret;
 }
 
-static void ab_delta(const struct ab *a, struct ab_result *r,
-		     const struct ab_snap *s0, const struct ab_snap *s1)
+void ab_delta(const struct ab *a, struct ab_result *r,
+	      const struct ab_snap *s0, const struct ab_snap *s1)
 {
 	int i;
 
@@ -169,12 +169,16 @@ static void ab_delta(const struct ab *a, struct ab_result *r,
 	r->napi_threaded = a->napi_threaded;
 }
 
-/* Metadata: devmemx says; in-tree is one struct net_iov per niov (BTF). */
+/*
+ * Metadata: devmemx says; in-tree is one struct net_iov per niov (BTF). A
+ * policy's binding is devmemx's, and netdev's reply does not say.
+ */
 static void ab_meta(struct ab *a, const struct rx_bind *b, struct ab_result *r)
 {
 	struct rx_meta m;
 
-	rx_bind_meta(b, ab_prov_devmemx(r->cfg->prov), a->buf.size, r->cfg->size,
+	rx_bind_meta(b, ab_prov_devmemx(r->cfg->prov) || r->cfg->prov == AB_POLICY,
+		     a->buf.size, r->cfg->size,
 		     a->net_iov_size, &m);
 	r->dmabuf_bytes = a->buf.size;
 	r->niov_count = m.niov_count;
@@ -229,6 +233,21 @@ static int ab_zcrx_open(struct ab *a, struct ab_zq *zq, uint32_t size)
 	return ret;
 }
 
+/* After a bind: the bound queues' NAPI threads placed as the options ask. */
+int ab_napi_queues(struct ab *a, bool say)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < a->ro.nqueues &&
+		    (a->o->napi_cpus.n || a->o->napi_fifo); i++)
+		ret = ab_napi_pin(a->ro.ifindex, a->o->dev, a->ro.queues[i],
+				  a->o->napi_cpus.n ?
+				  (int)a->o->napi_cpus.cpu[i % a->o->napi_cpus.n] : -1,
+				  a->o->napi_fifo, say);
+	return ret;
+}
+
 static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 {
 	r->verified = verify;
@@ -253,7 +272,12 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	a->ro.autorelease = 0;
 	if (!ab_prov_devmemx(r->cfg->prov) && r->cfg->size == sysconf(_SC_PAGESIZE))
 		a->ro.rx_page_size = 0;	/* what a 7.2 kernel takes */
+	/* A policy's size is the policy's: the request carries none. */
+	if (r->cfg->prov == AB_POLICY)
+		a->ro.rx_page_size = 0;
 	ret = r->cfg->prov == AB_NETDEV_NODX ? ab_dx_unload(a) : 0;
+	if (!ret && r->cfg->prov == AB_POLICY)
+		ret = ab_policy_set(a, r->cfg->size);
 	if (!ret && zcrx) {
 		zq = calloc(a->ro.nqueues, sizeof(*zq));
 		if (!zq)
@@ -278,12 +302,8 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 	if (!zcrx)
 		r->avail_kb[1] = ab_mem_avail();
 	/* A driver may have made the queue a new NAPI thread (mlx5 does). */
-	for (i = 0; !ret && i < a->ro.nqueues &&
-		    (a->o->napi_cpus.n || a->o->napi_fifo); i++)
-		ret = ab_napi_pin(a->ro.ifindex, a->o->dev, a->ro.queues[i],
-				  a->o->napi_cpus.n ?
-				  (int)a->o->napi_cpus.cpu[i % a->o->napi_cpus.n] : -1,
-				  a->o->napi_fifo, !a->nres);
+	if (!ret)
+		ret = ab_napi_queues(a, !a->nres);
 	if (!ret)
 		ret = ab_flows_open(a, fl, zcrx ? 0 : bind.id, verify,
 				    !r->round);
@@ -345,6 +365,10 @@ static int ab_run(struct ab *a, struct ab_result *r, bool verify)
 						       &r->avail_kb[2]);
 	}
 out:
+	if (r->cfg->prov == AB_POLICY) {
+		err = ab_policy_del(a);
+		ret = ret ?: err;
+	}
 	err = ab_dx_load(a);
 	return ret ?: err;
 }
@@ -383,7 +407,11 @@ static int ab_all(struct ab *a)
 			r->phase = round ? "timed" : "verify";
 			r->round = round;
 			r->order = i;
-			ret = ab_run(a, r, (!round || a->o->verify) && a->readable);
+			if (a->o->app)
+				ret = ab_app_run(a, r, !round);
+			else
+				ret = ab_run(a, r, (!round || a->o->verify) &&
+					     a->readable);
 			if (ret) {
 				fprintf(stderr, "devmemx-rx: %s run of %s failed\n",
 					r->phase, r->cfg->name);
@@ -458,6 +486,8 @@ static int ab_setup(struct ab *a)
 	if (a->napi_threaded == -EINVAL)
 		return -EINVAL;
 	a->net_iov_size = rx_btf_struct_size("net_iov");
+	if (o->app)	/* it brings its own dma-buf */
+		return 0;
 	ret = dx_dmabuf_create(&a->buf, &o->buf);
 	if (ret)
 		return ret;

@@ -3,7 +3,8 @@
  * devmemx-rx ab: the A/B benchmark of in-tree devmem, devmemx and io_uring
  * zcrx. rx-ab.c plans the runs and their rounds (its state, shared with
  * rx-ab-flows.c and rx-ab-env.c, is in rx-ab-run.h), rx-ab-flows.c runs one
- * run's flows, rx-ab-env.c changes the system around them, rx-ab-opts.c
+ * run's flows, rx-ab-env.c changes the system around them, rx-ab-app.c
+ * runs --app and the policy configurations, rx-ab-opts.c
  * parses the options, rx-ab-stats.c reads the counters, rx-ab-agg.c makes the figures,
  * rx-ab-report.c prints the tables and rx-ab-csv.c writes the CSV files.
  */
@@ -34,10 +35,11 @@ struct ab_cpus {
 
 /*
  * Who provides the buffers: in-tree devmem (netdev, with devmemx loaded or
- * not), devmemx, or io_uring zcrx (an interface queue per RX queue).
+ * not), devmemx, io_uring zcrx (an interface queue per RX queue), or
+ * devmemx serving netdev's own bind-rx under a policy (policy).
  */
 enum ab_prov { AB_NETDEV, AB_DEVMEMX, AB_NETDEV_NODX, AB_ZCRX, AB_DEVMEMX_TOK,
-	       AB_NPROV };
+	       AB_POLICY, AB_NPROV };
 
 /* devmemx's, with the xarray (devmemx) or the token array (devmemx-tok). */
 static inline bool ab_prov_devmemx(enum ab_prov p)
@@ -76,6 +78,8 @@ struct ab_opts {
 	const char *sender;		/* run "SENDER --port P --bytes N" */
 	const char *load_cmd, *unload_cmd;
 	const char *profile_cmd;	/* during each timed run's window */
+	/* --app: an application receives instead of ab (rx-ab-app.c). */
+	const char *app, *app_verify, *app_frags, *app_bad, *app_bytes;
 	const char *sender_tasks;	/* comm prefixes, comma-separated */
 	const char *csv, *summary, *md, *tag;
 	int timeout;

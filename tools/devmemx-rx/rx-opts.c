@@ -298,6 +298,11 @@ static const struct option rx_options[] = {
 	{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
 	{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
 	{ "profile-cmd", required_argument, NULL, O_PROFILE_CMD },
+	{ "app", required_argument, NULL, O_APP },
+	{ "app-verify", required_argument, NULL, O_APP_VERIFY },
+	{ "app-frags", required_argument, NULL, O_APP_FRAGS },
+	{ "app-bad", required_argument, NULL, O_APP_BAD },
+	{ "app-bytes", required_argument, NULL, O_APP_BYTES },
 	{ "configs", required_argument, NULL, O_CONFIGS },
 	{ "fill", required_argument, NULL, O_FILL },
 	{ "hold", required_argument, NULL, O_HOLD },
@@ -388,7 +393,8 @@ int rx_parse_recv(int argc, char **argv, struct rx_opts *o)
 
 const char rx_send_synopsis[] =
 	"devmemx-rx send --addr IP --port PORT --bytes N | --until-closed\n"
-	"                       [--seed N] [--chunk SIZE] [--timeout SEC] [--fill pattern|zero]\n";
+	"                       [--seed N] [--chunk SIZE] [--timeout SEC]\n"
+	"                       [--fill pattern|zero|ncdevmem]\n";
 
 const char rx_send_help[] =
 	"send: connect (retrying until --timeout) and send N bytes of the pattern.\n"
@@ -401,9 +407,11 @@ const char rx_send_help[] =
 	"  --chunk SIZE          bytes per write (default 1M)\n"
 	"  --timeout SEC         give up connecting or sending after SEC s\n"
 	"                        (default 30, 0: never)\n"
-	"  --fill pattern|zero   what to send (default pattern); zero sends zeros,\n"
-	"                        for runs nobody verifies: no CPU spent making the\n"
-	"                        pattern\n"
+	"  --fill pattern|zero|ncdevmem  what to send (default pattern); zero\n"
+	"                        sends zeros, for runs nobody verifies: no CPU spent\n"
+	"                        making the pattern; ncdevmem sends bytes 1 to 6\n"
+	"                        and a newline, over and over: what the kernel's\n"
+	"                        ncdevmem -v 7 checks\n"
 	"\n"
 	"SIZE, BYTES and N take a K, M or G suffix (powers of 1024). recv prints one\n"
 	"JSON line of counters, send one with bytes_sent and what TCP_INFO says\n"
@@ -433,9 +441,14 @@ static int send_opt(int c, char *arg, char **argv, struct tx_opts *o)
 		o->until_closed = true;
 		return 0;
 	case O_FILL:
-		if (strcmp(arg, "zero") && strcmp(arg, "pattern"))
-			return dx_bad_usage("bad --fill \"%s\": use pattern or zero", arg);
-		o->zero = !strcmp(arg, "zero");
+		if (!strcmp(arg, "pattern"))
+			o->fill = TX_FILL_PATTERN;
+		else if (!strcmp(arg, "zero"))
+			o->fill = TX_FILL_ZERO;
+		else if (!strcmp(arg, "ncdevmem"))
+			o->fill = TX_FILL_NCDEVMEM;
+		else
+			return dx_bad_usage("bad --fill \"%s\": use pattern, zero or ncdevmem", arg);
 		return 0;
 	case ':':
 		return rx_missing_arg(argv);

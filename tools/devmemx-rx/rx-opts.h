@@ -20,6 +20,7 @@ enum {
 	O_VERIFY_EVERY, O_HOLD_BYTES,
 	O_UNTIL_CLOSED, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
 	O_NAPI_FIFO, O_AUTORELEASE, O_PROBE_DONTNEED, O_PROFILE_CMD,
+	O_APP, O_APP_VERIFY, O_APP_FRAGS, O_APP_BAD, O_APP_BYTES,
 };
 
 int rx_parse_port(const char *s, const char *opt, uint16_t *port);

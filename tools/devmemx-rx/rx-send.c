@@ -36,6 +36,16 @@ static socklen_t tx_addr(const struct tx_opts *o, struct sockaddr_storage *ss)
 	return 0;
 }
 
+/* --fill ncdevmem: 1, 2, ... 6, '\n', again, from stream offset @off. */
+static void tx_fill_lines(uint8_t *buf, size_t len, uint64_t off)
+{
+	unsigned int k = off % 7;
+	size_t i;
+
+	for (i = 0; i < len; i++, k = k == 6 ? 0 : k + 1)
+		buf[i] = k == 6 ? '\n' : k + 1;
+}
+
 static double now(void)
 {
 	struct timespec ts;
@@ -156,8 +166,10 @@ int tx_send(const struct tx_opts *o)
 	while ((o->until_closed || off < o->bytes) && !ret) {
 		n = o->until_closed || o->bytes - off >= o->chunk ? o->chunk :
 		    o->bytes - off;
-		if (!o->zero)
+		if (o->fill == TX_FILL_PATTERN)
 			dx_pat_fill(buf, n, off, o->seed);
+		else if (o->fill == TX_FILL_NCDEVMEM)
+			tx_fill_lines(buf, n, off);
 		ret = tx_write(fd, buf, n, &off, o);
 	}
 	if (ret == 1) {

@@ -63,7 +63,7 @@ struct tx_opts {
 	uint64_t seed;
 	uint64_t chunk;
 	int timeout;
-	bool zero;		/* --fill zero: zeros, not the pattern */
+	enum { TX_FILL_PATTERN, TX_FILL_ZERO, TX_FILL_NCDEVMEM } fill;	/* --fill */
 	bool until_closed;	/* send until the receiver closes (no --bytes) */
 };
 

@@ -73,26 +73,14 @@ static int policy_show(struct dx_nl *nl)
 static int policy_set(struct dx_nl *nl, const struct policy_args *a,
 		      unsigned int ifindex)
 {
-	char what[64];
 	struct nl_msg *msg;
-	struct nlattr *q;
-	unsigned int i;
+	char what[64];
 
-	msg = dx_nl_msg(nl, DEVMEMX_CMD_POLICY_SET, false);
-	if (!msg || nla_put_u32(msg, DEVMEMX_A_POLICY_IFINDEX, ifindex) ||
-	    nla_put_u32(msg, DEVMEMX_A_POLICY_RX_BUF_SIZE, a->size))
-		goto nomem;
-	for (i = 0; i < a->nqueues; i++) {
-		q = nla_nest_start(msg, DEVMEMX_A_POLICY_QUEUES);
-		if (!q || nla_put_u32(msg, DEVMEMX_A_QUEUE_ID, a->queues[i]))
-			goto nomem;
-		nla_nest_end(msg, q);
-	}
+	msg = dx_policy_set_msg(nl, ifindex, a->size, a->queues, a->nqueues);
+	if (!msg)
+		return -ENOMEM;
 	snprintf(what, sizeof(what), "policy on %s", a->dev);
 	return dx_nl_call(nl, msg, DEVMEMX_A_POLICY_MAX, NULL, NULL, what);
-nomem:
-	nlmsg_free(msg);
-	return dx_nomem();
 }
 
 /* POLICY-DEL's reply: the bindings made under the policy that stay. */
@@ -105,14 +93,11 @@ static int print_left(const struct dx_reply *r, void *arg)
 
 static int policy_del(struct dx_nl *nl, const char *dev, unsigned int ifindex)
 {
+	struct nl_msg *msg = dx_policy_del_msg(nl, ifindex);
 	char what[64];
-	struct nl_msg *msg;
 
-	msg = dx_nl_msg(nl, DEVMEMX_CMD_POLICY_DEL, false);
-	if (!msg || nla_put_u32(msg, DEVMEMX_A_POLICY_IFINDEX, ifindex)) {
-		nlmsg_free(msg);
-		return dx_nomem();
-	}
+	if (!msg)
+		return -ENOMEM;
 	snprintf(what, sizeof(what), "policy off on %s", dev);
 	return dx_nl_call(nl, msg, DEVMEMX_A_POLICY_MAX, print_left, NULL, what);
 }

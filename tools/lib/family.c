@@ -72,6 +72,43 @@ struct nl_msg *dx_bind_check_msg(struct dx_nl *nl, const struct dx_bind_req *r)
 	return msg;
 }
 
+struct nl_msg *dx_policy_set_msg(struct dx_nl *nl, unsigned int ifindex,
+				 uint32_t size, const uint32_t *queues,
+				 unsigned int nqueues)
+{
+	struct nl_msg *msg = dx_nl_msg(nl, DEVMEMX_CMD_POLICY_SET, false);
+	struct nlattr *q;
+	unsigned int i;
+
+	if (!msg || nla_put_u32(msg, DEVMEMX_A_POLICY_IFINDEX, ifindex) ||
+	    nla_put_u32(msg, DEVMEMX_A_POLICY_RX_BUF_SIZE, size))
+		goto nomem;
+	for (i = 0; i < nqueues; i++) {
+		q = nla_nest_start(msg, DEVMEMX_A_POLICY_QUEUES);
+		if (!q || nla_put_u32(msg, DEVMEMX_A_QUEUE_ID, queues[i]))
+			goto nomem;
+		nla_nest_end(msg, q);
+	}
+	return msg;
+nomem:
+	nlmsg_free(msg);
+	dx_nomem();
+	return NULL;
+}
+
+struct nl_msg *dx_policy_del_msg(struct dx_nl *nl, unsigned int ifindex)
+{
+	struct nl_msg *msg = dx_nl_msg(nl, DEVMEMX_CMD_POLICY_DEL, false);
+
+	if (msg && nla_put_u32(msg, DEVMEMX_A_POLICY_IFINDEX, ifindex)) {
+		nlmsg_free(msg);
+		msg = NULL;
+	}
+	if (!msg)
+		dx_nomem();
+	return msg;
+}
+
 const char *dx_perm_hint(int err, const char *extack, void *arg)
 {
 	static char hint[64];

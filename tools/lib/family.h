@@ -39,6 +39,17 @@ struct nl_msg *dx_bind_rx_msg(struct dx_nl *nl, const struct dx_bind_req *r);
 struct nl_msg *dx_bind_check_msg(struct dx_nl *nl, const struct dx_bind_req *r);
 
 /*
+ * A POLICY-SET request: devmemx serves netdev's bind-rx on @ifindex (those
+ * of @nqueues @queues; none: every queue) at @size; NULL (after a message)
+ * when out of memory.
+ */
+struct nl_msg *dx_policy_set_msg(struct dx_nl *nl, unsigned int ifindex,
+				 uint32_t size, const uint32_t *queues,
+				 unsigned int nqueues);
+/* A POLICY-DEL request for @ifindex; NULL (after a message) when out of memory. */
+struct nl_msg *dx_policy_del_msg(struct dx_nl *nl, unsigned int ifindex);
+
+/*
  * The dx_hint_fn for BIND-RX and UNBIND, when the kernel said no more than
  * EPERM: @arg is what needs CAP_NET_ADMIN ("binding", "unbinding").
  */
