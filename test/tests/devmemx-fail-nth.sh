@@ -82,8 +82,9 @@ pol=$(devmemx info | sed -n 's/^policies: //p')
 	fail "policies $pol: $(devmemx info | sed -n 's/^policies-why: //p') (test/kbuild.sh gives a test build its entry)"
 ip netns exec rx devmemx policy dev dxsim1 size 64K queues 2 >/dev/null ||
 	fail "policy dev dxsim1 size 64K queues 2"
-failnth "$oom" bind policy
-failnth "$oom" release policy
+# (At 64K: a dma-buf of one huge page; dx-failnth's 4K one is 4K pieces.)
+failnth "$oom" bind policy 65536
+failnth "$oom" release policy 65536
 expect_eq "$(ip netns exec rx devmemx policy dev dxsim1 off)" "bindings: 0" "policy off after fail-nth"
 
 for a in failslab fail_page_alloc; do
