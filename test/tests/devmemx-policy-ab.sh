@@ -56,6 +56,7 @@ dx_case apps apps
 # verified pass fails with ncdevmem's first complaint, and nothing stays.
 wrong_bytes() {
 	local rc=0
+	shmem_huge
 	(AB_FILL= ab_run apps-bad $out --configs policy-64K --queues 2 --bytes 4M --runs 1 \
 		--app "ncdevmem -l -f dxsim1 -s 192.0.2.2 -p %p -t 2 -q 1" \
 		--app-frags received --app-bytes total_received= --app-verify "-v 7" \

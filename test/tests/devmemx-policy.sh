@@ -2,9 +2,10 @@
 # Per-device policies (doc/policy.md): the kernel's ncdevmem, unchanged,
 # binds through the netdev family; under a policy devmemx serves that
 # bind-rx at 64K, show marks the binding and names ncdevmem, and the
-# binding ends with ncdevmem's socket. Without a policy the kernel's doit
-# runs (in-tree 4K) and ftrace has no hook on it. Refusals name what to
-# change and leave nothing.
+# binding ends with ncdevmem's socket; its bind self-tests pass. Without
+# a policy the kernel's doit runs (in-tree 4K) and ftrace has no hook on
+# it. Refusals name what to change and leave nothing. A container's
+# policy is its own, and ends with it.
 . /dx/guestlib.sh
 
 BYTES=$((4 * 1024 * 1024))
@@ -62,6 +63,7 @@ policy_binding() {
 # and the hook.
 policy_ncdevmem() {
 	expect_eq "$(doit_hooked)" 0 "hooks on the doit before any policy"
+	shmem_huge
 	pol_set size 64K queues 2
 	expect_eq "$(rxx devmemx policy show)" "dev: dxsim1
 rx-buf-size: 64K
@@ -81,6 +83,38 @@ bindings: 0" "policy show"
 }
 dx_case ncdevmem policy_ncdevmem
 
+# ncdevmem's bind self-tests (-f dxsim1 alone: queues 2-3) under a 64K
+# policy on every queue. Binding no queue is the kernel's to refuse (no
+# queue id, so no policy covers it): its message. Binding with header
+# split off is refused by devmemx, with its message in place of the
+# kernel's ('tcp-data-split is disabled'). The bind works and its id is
+# devmemx's; shrinking the channels under it is refused by the core, as
+# under an in-tree binding (sim-ncdevmem). Exit 0.
+self_line() {
+	grep -qxF "$1" /tmp/ncd-pself.err ||
+		fail "ncdevmem -f dxsim1 did not print '$1': $(cat /tmp/ncd-pself.err)"
+}
+self_tests() {
+	local rc=0 id
+	shmem_huge
+	pol_set size 64K
+	rxx ncdevmem -f dxsim1 >/tmp/ncd-pself.out 2>/tmp/ncd-pself.err || rc=$?
+	[ $rc = 0 ] || fail "ncdevmem -f dxsim1 under a policy: exit $rc: $(cat /tmp/ncd-pself.err)"
+	self_line "YNL failed: Kernel error: missing attribute: .queues.id"
+	self_line "YNL failed: Kernel error: 'tcp-data-split is off: ethtool -G dxsim1 tcp-data-split on'"
+	# ncdevmem prints the id with %d (it keeps it unsigned): devmemx's,
+	# 0xf0000000 up, come out negative.
+	id=$(sed -n 's/^got dmabuf id=\(-\{0,1\}[0-9]*\)$/\1/p' /tmp/ncd-pself.err)
+	[ -n "$id" ] || fail "ncdevmem -f dxsim1: no successful bind: $(cat /tmp/ncd-pself.err)"
+	id=$(((id + (1 << 32)) % (1 << 32)))
+	[ "$id" -ge $((0xf0000000)) ] || fail "ncdevmem's self-test bind under a policy: binding $id is not devmemx's"
+	self_line "YNL set channels: Kernel error: 'requested channel counts are too low for existing memory provider setting (4)'"
+	dx_wait_idle
+	expect_eq "$(rxx ethtool -g dxsim1 | sed -n 's/^TCP data split:[[:space:]]*//p')" on \
+		"header split after the self-tests"
+}
+dx_case self-tests self_tests
+
 # The policy ended while ncdevmem receives under it: off counts the
 # binding, which stays until ncdevmem's socket closes (every byte still
 # arrives at 64K); the hook goes after.
@@ -91,6 +125,7 @@ off_while_bound() {
 	expect_eq "$(rxx devmemx -j show | wc -l)" 1 "bindings after off"
 }
 policy_off_while_bound() {
+	shmem_huge
 	pol_set size 64K queues 2
 	NCD_WHILE=off_while_bound ncd_recv ncd-off 7207
 	[ "$NCD_FRAG_MAX" -gt 4096 ] ||
@@ -262,6 +297,7 @@ userns_binding() {
 }
 policy_userns() {
 	local pid
+	shmem_huge
 	userns_make
 	userns_move
 	in_userns devmemx policy dev dxsim1 size 64K queues 2 ||

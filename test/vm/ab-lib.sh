@@ -119,14 +119,19 @@ ab_sets() {
 # byte to its standard output (ab discards it): per-byte CPU in both
 # configurations. The verified pass adds -v 7 (the sender sends its
 # pattern). kperf is not here: doc/ab.md says why.
+# Its udmabuf is a plain memfd: with transparent huge pages for shmem it
+# has 64K-contiguous runs however fragmented memory is (shmem_huge).
 ab_apps() {
-	local out=$1 bytes=$2 runs=$3 seed=$4
+	local out=$1 bytes=$2 runs=$3 seed=$4 thp=/sys/kernel/mm/transparent_hugepage/shmem_enabled old
 	shift 4
+	old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $thp)
+	echo always >$thp || fail "apps: cannot set $thp to always"
 	AB_FILL=ncdevmem ab_run apps "$out" --configs netdev-4K,policy-64K --queues 2 \
 		--bytes "$bytes" --runs "$runs" ${seed:+--seed $seed} \
 		--app "ncdevmem -l -f dxsim1 -s 192.0.2.2 -p %p -t 2 -q 1" \
 		--app-frags received --app-bytes total_received= --app-verify "-v 7" \
 		--app-bad "Failed validation" "$@"
+	echo "$old" >$thp
 }
 
 # ab_profile OUTDIR BYTES SEED [args...]: where the receiving host's CPU

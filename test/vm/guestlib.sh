@@ -484,6 +484,19 @@ userns_end() {
 		return $rc
 }
 
+# shmem_huge: memfds get transparent huge pages (shmem_enabled always)
+# until the case ends. The kernel's ncdevmem makes its udmabuf from a plain
+# memfd, whose 4K pages hold no 64K-contiguous run once memory is
+# fragmented: a 64K bind of it is refused ("no DMA-contiguous 65536-byte
+# run in the dma-buf: use hugetlb memory").
+shmem_huge() {
+	local f=/sys/kernel/mm/transparent_hugepage/shmem_enabled old
+	old=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $f)
+	[ -n "$old" ] || fail "no shmem THP setting in $f"
+	echo always >$f || fail "cannot set $f to always"
+	dx_defer sh -c "echo $old >$f"
+}
+
 # ncd_recv NAME PORT [ncdevmem args]: the kernel's ncdevmem (unchanged)
 # receives $BYTES on PORT of 192.0.2.2 into a udmabuf on queue 2 and
 # validates them (-v 7); output in /tmp/NAME.{out,err}. Fails unless every

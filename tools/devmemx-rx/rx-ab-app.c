@@ -24,47 +24,36 @@
 #include "family.h"
 #include "rx-ab-run.h"
 
-static int ab_policy_call(struct ab *a, struct nl_msg *(*make)(struct dx_nl *, struct ab *, uint32_t),
-			  uint32_t size, const char *what)
+/* POLICY-SET at @size on --dev's --queues (@set), or POLICY-DEL. */
+static int ab_policy_call(struct ab *a, bool set, uint32_t size)
 {
 	struct nl_msg *msg;
 	struct dx_nl nl;
-	char w[96];
+	char what[96];
 	int ret;
 
 	ret = dx_nl_open(&nl, DEVMEMX_FAMILY_NAME);
 	if (ret)
 		return ret;
-	msg = make(&nl, a, size);
-	snprintf(w, sizeof(w), "%s on %s", what, a->o->dev);
-	ret = msg ? dx_nl_call(&nl, msg, DEVMEMX_A_POLICY_MAX, NULL, NULL, w) :
+	msg = set ? dx_policy_set_msg(&nl, a->ro.ifindex, size, a->ro.queues,
+				      a->ro.nqueues) :
+		    dx_policy_del_msg(&nl, a->ro.ifindex);
+	snprintf(what, sizeof(what), "%s on %s", set ? "policy" : "policy off",
+		 a->o->dev);
+	ret = msg ? dx_nl_call(&nl, msg, DEVMEMX_A_POLICY_MAX, NULL, NULL, what) :
 		    -ENOMEM;
 	dx_nl_close(&nl);
 	return ret;
 }
 
-static struct nl_msg *ab_policy_set_msg(struct dx_nl *nl, struct ab *a,
-					uint32_t size)
-{
-	return dx_policy_set_msg(nl, a->ro.ifindex, size, a->ro.queues,
-				 a->ro.nqueues);
-}
-
-static struct nl_msg *ab_policy_del_msg(struct dx_nl *nl, struct ab *a,
-					uint32_t size)
-{
-	(void)size;
-	return dx_policy_del_msg(nl, a->ro.ifindex);
-}
-
 int ab_policy_set(struct ab *a, uint32_t size)
 {
-	return ab_policy_call(a, ab_policy_set_msg, size, "policy");
+	return ab_policy_call(a, true, size);
 }
 
 int ab_policy_del(struct ab *a)
 {
-	return ab_policy_call(a, ab_policy_del_msg, 0, "policy off");
+	return ab_policy_call(a, false, 0);
 }
 
 /* Whether a TCP socket listens on @port (any address, this namespace). */
