@@ -313,7 +313,7 @@ bindings: 0" "the container's policy show"
 		fail "no fragment above 4K through the container's 64K policy (largest $NCD_FRAG_MAX)"
 	dx_wait_idle
 	# The container ends while a second ncdevmem is bound (it listens).
-	nsenter -t "$OWNER" -U -n timeout 120 ncdevmem -l -f dxsim1 -s 192.0.2.2 -p 7209 -t 2 -q 1 \
+	nsenter -t "$OWNER" -U -n timeout $((120 * DX_SLOW)) ncdevmem -l -f dxsim1 -s 192.0.2.2 -p 7209 -t 2 -q 1 \
 		>/dev/null 2>/tmp/ncd-end.err &
 	pid=$!
 	dx_defer dx_stop $pid

@@ -508,7 +508,8 @@ ncd_recv() {
 	local name=$1 port=$2 rc=0 frags
 	shift 2
 	# (ip, busybox nsenter and timeout exec the command: $! is ncdevmem.)
-	${RX_IN:-ip netns exec rx} timeout 120 ncdevmem -l -f dxsim1 -s 192.0.2.2 -p "$port" \
+	# 4M at 4K took 110 s on the debug lane: its time is DX_SLOW's.
+	${RX_IN:-ip netns exec rx} timeout $((120 * DX_SLOW)) ncdevmem -l -f dxsim1 -s 192.0.2.2 -p "$port" \
 		-v 7 -t 2 -q 1 "$@" >/tmp/$name.out 2>/tmp/$name.err &
 	NCD_PID=$!
 	dx_defer dx_stop $NCD_PID

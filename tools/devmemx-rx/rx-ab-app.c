@@ -301,6 +301,7 @@ int ab_app_run(struct ab *a, struct ab_result *r, bool verify)
 		double rx_user = r->rx_user, rx_sys = r->rx_sys;
 
 		ab_delta(a, r, &s0, &s1);
+		r->have_device = s1.have_device;
 		/* ab's own CPU is nothing here: the application's is. */
 		r->rx_user = rx_user;
 		r->rx_sys = rx_sys;
