@@ -1,0 +1,335 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# test/tok-review.py's checks (a) to (e) over a kernel image: review().
+import struct
+
+from .image import BTF, ENDBR, NOP5, Fail, Image, Symbols
+from .insn import CALLER_SAVED, GPR, asan_frame_pcs, disasm, effects
+
+# --- the checks -----------------------------------------------------------
+
+class Caller:
+    """A caller's code: its symbol and its .cold part, one graph."""
+
+    def __init__(self, vmlinux, syms, name):
+        self.name = name
+        self.insns = {}
+        self.parts = []
+        for n in (name, name + '.cold'):
+            if n not in syms.by_name:
+                continue
+            a = syms.addr(n)
+            _, s, e = syms.extent(a)
+            self.parts.append((n, s, e))
+            self.insns.update(disasm(vmlinux, s, e))
+        self.entry = syms.addr(name)
+
+    def succs(self, i, kind, labels):
+        if kind and kind[0] in ('ret', 'stop', 'tail'):
+            return []
+        out = []
+        if kind and kind[0] == 'jcc':
+            out = [i.ops[0].target, i.next]
+        elif kind and kind[0] == 'jmp':
+            t = i.ops[0].target
+            out = [t] if t in self.insns else []
+        else:
+            out = [i.next]
+        out += labels.get(i.addr, [])
+        return [a for a in out if a in self.insns]
+
+
+def is_tail(i, kind, caller):
+    return kind and kind[0] == 'jmp' and i.ops[0].target not in caller.insns
+
+
+def jump_labels(img, syms, ranges):
+    """Static branches whose site is in @ranges: {site: [target]}."""
+    out = {}
+    try:
+        s, e = syms.addr('__start___jump_table'), syms.addr('__stop___jump_table')
+    except Fail:
+        return out
+    blob = img.read(s, e - s) if e > s else b''
+    for k in range(0, len(blob), 16):
+        code, target = struct.unpack_from('<ii', blob, k)
+        code += s + k
+        target += s + k + 4
+        if any(a <= code < b for _, a, b in ranges):
+            out.setdefault(code, []).append(target)
+    return out
+
+
+def alt_sites(img, syms, ranges):
+    try:
+        s, e = syms.addr('__alt_instructions'), syms.addr('__alt_instructions_end')
+    except Fail:
+        return []
+    blob = img.read(s, e - s) if e > s else b''
+    out = []
+    for k in range(0, len(blob) - 13, 14):
+        instr, = struct.unpack_from('<i', blob, k)
+        instr += s + k
+        if any(a <= instr < b for _, a, b in ranges):
+            out.append(instr)
+    return out
+
+
+def located(fn, caller, i, *args):
+    try:
+        return fn(i, *args)
+    except Fail as e:
+        raise Fail('%s+%#x: %s' % (caller.name, i.addr - caller.entry, e))
+
+
+def check_args(caller, site, need, entry_regs, labels):
+    """(c): a must-analysis of the bytes written per register."""
+    TOP = None
+    state = {a: TOP for a in caller.insns}
+    init = {r: 0 for r in GPR}
+    for r, w in entry_regs:
+        init[r] = max(init[r], w)
+    for r in ('rsp', 'rbx', 'rbp', 'r12', 'r13', 'r14', 'r15'):
+        init[r] = 64
+    state[caller.entry] = init
+    work = [caller.entry]
+    while work:
+        a = work.pop()
+        i = caller.insns[a]
+        st = dict(state[a])
+        reads, writes, fl, kind = located(effects, caller, i)
+        if a == site:
+            for r, w in need:
+                if st[r] < w * 8:
+                    raise Fail('(c) %s+%#x: %s holds %d bits on some path, '
+                               'the argument needs %d' %
+                               (caller.name, a - caller.entry, r, st[r], w * 8))
+            return
+        for r, w in writes:
+            st[r] = 64 if w >= 32 else (st[r] if w < 0 else max(st[r], w))
+        if kind and kind[0] in ('call',) or is_tail(i, kind, caller):
+            for r in CALLER_SAVED:
+                st[r] = 0
+        if is_tail(i, kind, caller):
+            continue
+        for b in caller.succs(i, kind, labels):
+            old = state[b]
+            new = st if old is TOP else {r: min(old[r], st[r]) for r in GPR}
+            if new != old:
+                state[b] = new
+                work.append(b)
+    raise Fail('(c) %s: the call at %#x is not reachable from its entry' %
+               (caller.name, site))
+
+
+def check_after(caller, site, caller_ret, protos, labels):
+    """(d) and (e): a may-analysis of the call's leftovers: per register
+    the low bits written since the call; RET marks %rax holding the
+    callee's int."""
+    RET = 'ret'
+    start = caller.insns[site].next
+    init = {r: 0 for r in CALLER_SAVED}
+    init['rax'] = RET
+    init['flags'] = 0
+    state = {start: init}
+    work = [start]
+    where = lambda a: '%s+%#x' % (caller.name, a - caller.entry)
+    while work:
+        a = work.pop()
+        i = caller.insns[a]
+        st = dict(state[a])
+        reads, writes, fl, kind = located(effects, caller, i)
+        is_call = kind and kind[0] == 'call' or is_tail(i, kind, caller)
+        if is_call:
+            callee = kind[1]
+            p = protos.proto(callee) if callee else None
+            if callee in ('__fentry__',):
+                p = ([], 0)
+            if p is None:
+                live = [r for r in ('rdi', 'rsi', 'rdx', 'rcx', 'r8', 'r9')
+                        if st[r] != 64]
+                if live:
+                    raise Fail('(d) %s: a call to %s, whose prototype the '
+                               'BTF does not give, while %s may hold the '
+                               'call\'s leftovers' %
+                               (where(a), callee or 'a pointer',
+                                ', '.join(live)))
+            else:
+                reads += [(r, w * 8) for r, w in p[0]]
+        if kind and kind[0] == 'ret' and caller_ret:
+            reads.append(('rax', caller_ret * 8))
+        if 'r' in fl and st['flags'] == 0:
+            raise Fail('(d) %s: %s reads the flags the call left' %
+                       (where(a), i.text))
+        for r, w in reads:
+            if r not in st:
+                continue
+            if st[r] == RET:
+                if w != 32:
+                    raise Fail('(e) %s: %s reads the int the call returned '
+                               'as %d bits' % (where(a), i.text, abs(w)))
+                continue
+            if abs(w) > st[r] or (w < 0 and st[r] < 16):
+                raise Fail('(d) %s: %s reads %s, which the call left' %
+                           (where(a), i.text, r))
+        for r, w in writes:
+            if r in st:
+                if w >= 32:
+                    st[r] = 64
+                elif st[r] != RET and w > 0:
+                    st[r] = max(st[r], w)
+        if fl in ('w', 'rw'):
+            st['flags'] = 64
+        if is_call:
+            for r in CALLER_SAVED:
+                st[r] = 64
+            st['flags'] = 64
+        if all(v == 64 for v in st.values()):
+            continue
+        if is_tail(i, kind, caller):
+            continue
+        for b in caller.succs(i, kind, labels):
+            old = state.get(b)
+            if old is None:
+                new = st
+            else:
+                new = {}
+                for r in st:
+                    x, y = old[r], st[r]
+                    if RET in (x, y):
+                        new[r] = RET if x == y else 0
+                    else:
+                        new[r] = min(x, y)
+            if new != old:
+                state[b] = new
+                work.append(b)
+    return len(state)
+
+
+def scan_rel32(img, lo, hi):
+    """Every E8/E9/0F8x rel32 in executable sections whose target falls in
+    [lo, hi): (site, target, opcode length)."""
+    hits = []
+    for name, addr, off, size, execu in img.sections:
+        if not execu:
+            continue
+        d = img.data[off:off + size]
+        for op, n in ((b'\xe8', 1), (b'\xe9', 1)):
+            p = d.find(op)
+            while p >= 0:
+                if p + 5 <= size:
+                    t = addr + p + 5 + struct.unpack_from('<i', d, p + 1)[0]
+                    if lo <= t < hi:
+                        hits.append((addr + p, t, n))
+                p = d.find(op, p + 1)
+        p = d.find(b'\x0f')
+        while p >= 0:
+            if p + 6 <= size and 0x80 <= d[p + 1] <= 0x8f:
+                t = addr + p + 6 + struct.unpack_from('<i', d, p + 2)[0]
+                if lo <= t < hi:
+                    hits.append((addr + p, t, 2))
+            p = d.find(b'\x0f', p + 1)
+    return hits
+
+
+def review(vmlinux, sysmap, funcs, out):
+    img = Image(vmlinux)
+    syms = Symbols(sysmap)
+    protos = BTF(img.btf())
+    sizes = {}
+    for f in funcs:
+        fa = syms.addr(f)
+        name, s, e = syms.extent(fa)
+        size = e - fa
+        sizes[f] = size
+        out('%s: %#x bytes at %#x' % (f, size, fa))
+        # (b)
+        clones = [n for n in syms.by_name
+                  if n.startswith(f + '.') and n != f + '.cold']
+        if clones:
+            raise Fail('(b) %s: GCC cloned it: %s' % (f, ', '.join(sorted(clones))))
+        out('  (b) no clone; parts: %s' %
+            ', '.join(n for n in (f, f + '.cold') if n in syms.by_name))
+        # (a) the entry
+        head = img.read(fa, 5)
+        if head[:4] == ENDBR:
+            raise Fail('(a) %s: starts with ENDBR: something may call it '
+                       'through a pointer' % f)
+        fentry = syms.by_name.get('__fentry__', [None])[0]
+        if head != NOP5 and not (head[0] == 0xe8 and fentry and
+                                 fa + 5 + struct.unpack_from('<i', head, 1)[0] == fentry):
+            raise Fail('(a) %s: no fentry site at +0' % f)
+        cold = syms.by_name.get(f + '.cold', [None])[0]
+        own = [(fa, e)]
+        if cold:
+            own.append(syms.extent(cold)[1:])
+        callers = {}
+        for site, t, n in scan_rel32(img, fa, e):
+            holder = syms.extent(site)
+            if not holder:
+                continue
+            hname, hs, he = holder
+            insns = disasm(vmlinux, hs, he)
+            i = insns.get(site)
+            if i is None or i.ops == [] or i.ops[0].target != t:
+                continue                # bytes inside another instruction
+            if any(a <= site < b for a, b in own):
+                if t == fa:
+                    raise Fail('(a) %s: its own code jumps to its start' % f)
+                continue
+            if t != fa:
+                raise Fail('(a) %s: %s+%#x enters it at +%#x' %
+                           (f, hname, site - hs, t - fa))
+            if i.mn not in ('call', 'jmp'):
+                raise Fail('(a) %s: %s+%#x branches to it conditionally' %
+                           (f, hname, site - hs))
+            base_name = hname[:-5] if hname.endswith('.cold') else hname
+            callers.setdefault(base_name, []).append((site, i.mn))
+        if not callers:
+            raise Fail('(a) %s: no direct caller found' % f)
+        # absolute addresses: only __mcount_loc may hold one
+        mc = (syms.by_name.get('__start_mcount_loc', [0])[0],
+              syms.by_name.get('__stop_mcount_loc', [0])[0])
+        pat = struct.pack('<I', fa & 0xffffffff)
+        asan = asan_frame_pcs(vmlinux, fa, e)
+        for name, addr, off, size, execu in img.sections:
+            d = img.data[off:off + size]
+            p = d.find(pat)
+            while p >= 0:
+                va = addr + p
+                if not (mc[0] <= va < mc[1]) and va not in asan:
+                    raise Fail('(a) %s: its address is at %#x (%s, after %s)' %
+                               (f, va, name, (syms.extent(va) or ('?',))[0]))
+                p = d.find(pat, p + 1)
+        out('  (a) no ENDBR, fentry at +0, entered only at +0 by: %s' %
+            ', '.join('%s (%d %s)' % (c, len(v), v[0][1])
+                      for c, v in sorted(callers.items())))
+        need = protos.proto(f)
+        if need is None:
+            raise Fail('%s: no single BTF prototype' % f)
+        ret = need[1]
+        if ret != 4:
+            raise Fail('%s: returns %d bytes, not an int' % (f, ret))
+        for cname, sites in sorted(callers.items()):
+            cp = protos.proto(cname)
+            if cp is None:
+                raise Fail('%s: no single BTF prototype' % cname)
+            c = Caller(vmlinux, syms, cname)
+            labels = jump_labels(img, syms, c.parts)
+            alts = alt_sites(img, syms, c.parts)
+            if alts:
+                raise Fail('%s: patched sites (alternatives) at %s' %
+                           (cname, ', '.join('%#x' % a for a in alts)))
+            for site, mn in sites:
+                if mn != 'call':
+                    raise Fail('(a) %s: a tail call from %s' % (f, cname))
+                check_args(c, site, need[0], [(r, w * 8) for r, w in cp[0]],
+                           labels)
+                n = check_after(c, site, cp[1], protos, labels)
+                out('  (c) %s+%#x: %s written on every path; '
+                    '(d) (e) %d instructions after it read no leftover and '
+                    'the int as %%eax (%d instructions, %d static branches)' %
+                    (cname, site - c.entry,
+                     ' '.join('%s:%d' % (r, w * 8) for r, w in need[0]), n,
+                     len(c.insns), sum(map(len, labels.values()))))
+    return sizes
