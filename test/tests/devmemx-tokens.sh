@@ -147,7 +147,7 @@ reviewed_flows() {
 tok_unhooked() { [ -z "$(tok_hooked)" ]; }
 # INFO's token-sockets and token-bytes.
 tok_mem() {
-	devmemx -j info | sed -n 's/.*"token-sockets":\([0-9]*\),"token-bytes":\([0-9]*\)}.*/\1 \2/p'
+	devmemx -j info | sed -n 's/.*"token-sockets":\([0-9]*\),"token-bytes":\([0-9]*\)[,}].*/\1 \2/p'
 }
 dx_case reviewed-flows reviewed_flows
 
