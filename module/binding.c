@@ -60,6 +60,7 @@ static void devmemx_binding_free(struct devmemx_binding *b)
 	devmemx_queue_destroy(b);
 	devmemx_resize_free(b);
 	kfree(b->pool_shift);
+	kvfree(b->vq);
 	bitmap_free(b->queues);
 	bitmap_free(b->pooled);
 	percpu_ref_exit(&b->ref);

@@ -30,33 +30,6 @@ static int devmemx_check_size(struct net_device *dev, u32 size,
 	return qops->ndo_validate_qcfg(dev, &qcfg, extack);
 }
 
-/*
- * A queue a virtual device (netkit) leases from a physical one: in-tree
- * bind-rx follows the lease to the physical queue (7.2's queue-create);
- * devmemx does not yet (nor binds the physical end, devmemx_check_queue()),
- * and says so before any check that would name the virtual device's own
- * settings. The physical device goes unnamed: it may be in another
- * namespace. (Extack messages hold 79 characters.)
- */
-int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
-			struct netlink_ext_ack *extack)
-{
-	unsigned int i;
-
-	if (dev->dev.parent)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (q[i] < dev->real_num_rx_queues &&
-		    READ_ONCE(__netif_get_rx_queue(dev, q[i])->lease)) {
-			NL_SET_ERR_MSG_FMT(extack,
-					   "queue %u of %s is leased: devmemx takes no leased queue",
-					   q[i], dev->name);
-			return -EOPNOTSUPP;
-		}
-	}
-	return 0;
-}
-
 /* What devmem needs of the driver itself: queue management ops. */
 int devmemx_check_qops(struct net_device *dev, struct netlink_ext_ack *extack)
 {
@@ -176,10 +149,6 @@ int devmemx_check_queue(struct net_device *dev, u32 q,
 		return -EBUSY;
 	}
 #endif
-	if (READ_ONCE(rxq->lease)) {
-		NL_SET_ERR_MSG_FMT(extack, "queue %u of %s is leased", q, dev->name);
-		return -EBUSY;
-	}
 	return 0;
 }
 
@@ -229,27 +198,31 @@ bool devmemx_check_here(struct net_device *dev, struct net *net,
 }
 
 /*
- * With the device locked: every check of a bind of queues @q (@n of them)
- * at @size on @dev, named in @net by @attr; the queues' DMA device.
+ * With the devices of @t locked (lease.c, which checked @t->dev): every
+ * check of a bind of its queues at @size; the queues' DMA device. The
+ * physical end of a lease binds only through the lease, as in-tree.
  */
-struct device *devmemx_check_bind(struct net_device *dev, struct net *net,
-				  const u32 *q, unsigned int n, u32 size,
-				  struct netlink_ext_ack *extack,
-				  const struct nlattr *attr)
+struct device *devmemx_check_bind(const struct devmemx_target *t, u32 size)
 {
+	struct net_device *dev = t->qdev;
+	struct netlink_ext_ack *extack = t->extack;
 	unsigned int i;
 	int err;
 
-	if (dev->reg_state != NETREG_REGISTERED || !netif_device_present(dev) ||
-	    !devmemx_check_here(dev, net, extack, attr))
-		return ERR_PTR(-ENODEV);
-	err = devmemx_check_lease(dev, q, n, extack) ?:
-	      devmemx_check_dev(dev, size, extack);
-	for (i = 0; !err && i < n; i++)
-		err = devmemx_check_queue(dev, q[i], extack);
+	err = devmemx_check_dev(dev, size, extack);
+	for (i = 0; !err && i < t->n; i++) {
+		err = devmemx_check_queue(dev, t->q[i], extack);
+		if (!err && t->qdev == t->dev &&
+		    READ_ONCE(__netif_get_rx_queue(dev, t->q[i])->lease)) {
+			NL_SET_ERR_MSG_FMT(extack,
+					   "queue %u of %s is leased: bind it through the lease",
+					   t->q[i], dev->name);
+			err = -EBUSY;
+		}
+	}
 	if (err)
 		return ERR_PTR(err);
-	return devmemx_check_dma_dev(dev, q, n, extack);
+	return devmemx_check_dma_dev(dev, t->q, t->n, extack);
 }
 
 /*

@@ -137,9 +137,17 @@ struct devmemx_binding {
 	bool policy;			/* made by netdev's bind-rx under a policy */
 	struct pid *creator;
 
-	struct mutex lock;		/* dev, queues, pool_shift, resize */
+	struct mutex lock;		/* dev, qdev, queues, pool_shift, resize */
 	struct net_device *dev;		/* NULL once unbound or unregistered */
 	netdevice_tracker dev_tracker;
+	/*
+	 * The device whose queues hold the provider, set and dropped with
+	 * dev: dev itself, or the physical device dev's queues are leased
+	 * from (lease.c). Queue indices below are qdev's.
+	 */
+	struct net_device *qdev;
+	netdevice_tracker qdev_tracker;
+	u32 *vq;			/* leased: per queue of qdev, dev's queue */
 	unsigned long *queues;		/* queues holding the provider */
 	unsigned long *pooled;		/* queues whose page pool took it */
 	unsigned int nqueues;
@@ -190,31 +198,54 @@ static inline bool devmemx_binding_made_in(struct devmemx_binding *b,
 }
 
 /*
- * The binding's device, held and locked (its lock, then b->lock), or NULL
- * once it has none; the caller checks under the locks that it still is
- * the binding's.
+ * The binding's devices, held and locked: the device it names, then the
+ * one its queues are on when that is another (a lease's netkit, then the
+ * physical device, the kernel's own order), then b->lock. Returns the
+ * queues' device (and the named one in @named), or NULL once the binding
+ * has none. Dropping b->lock on the way, the caller checks after taking
+ * it again that b->qdev still is the one returned.
  */
 static inline struct net_device *
-devmemx_binding_lock_dev(struct devmemx_binding *b)
+devmemx_binding_lock_dev(struct devmemx_binding *b, struct net_device **named)
 {
-	struct net_device *dev;
+	struct net_device *dev, *qdev;
 
 	mutex_lock(&b->lock);
 	dev = b->dev;
+	qdev = b->qdev;
 	dev_hold(dev);
+	dev_hold(qdev);
 	mutex_unlock(&b->lock);
 	if (!dev)
 		return NULL;
 	netdev_lock(dev);
+	if (qdev != dev)
+		netdev_lock(qdev);
 	mutex_lock(&b->lock);
-	return dev;
+	/* Whichever device the binding left, the locks say which to undo. */
+	if (b->qdev != qdev || b->dev != dev) {
+		mutex_unlock(&b->lock);
+		if (qdev != dev)
+			netdev_unlock(qdev);
+		netdev_unlock(dev);
+		dev_put(qdev);
+		dev_put(dev);
+		return NULL;
+	}
+	*named = dev;
+	return qdev;
 }
 
+/* What devmemx_binding_lock_dev() took, given back. */
 static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
+					      struct net_device *qdev,
 					      struct net_device *dev)
 {
 	mutex_unlock(&b->lock);
+	if (qdev != dev)
+		netdev_unlock(qdev);
 	netdev_unlock(dev);
+	dev_put(qdev);
 	dev_put(dev);
 }
 
@@ -226,7 +257,7 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
  * queue.c; dispatch.c -> binding.c, provider.c -> niov.c, resize.c;
  * tokhook.c -> dispatch.c, tokens.c -> binding.c, niov.c;
  * polhook.c -> policy.c, netlink.c, dispatch.c; policy.c -> netlink.c;
- * end.c -> policy.c.
+ * end.c -> policy.c; lease.c -> check.c.
  * check.c, niov.c and resize.c call no other file. Two calls go up, and
  * each only queues work: a token-array binding's free gives back the
  * hooks it held (devmemx_tokhook_put()), and the last policy's end asks
@@ -320,9 +351,27 @@ void devmemx_import_release(struct devmemx_binding *b);
 int devmemx_import_go_live(struct devmemx_binding *b,
 			   struct netlink_ext_ack *extack);
 
+/* lease.c: the device a bind's queues are on, leased or not */
+struct devmemx_target {
+	struct net_device *dev;		/* the device the request names */
+	struct net_device *qdev;	/* the one its queues are on */
+	const u32 *req_q;		/* the request's queues, of dev */
+	const u32 *q;			/* the same queues, of qdev */
+	u32 *pq;			/* q, when leased */
+	unsigned int n;
+	struct device *dma_dev;
+	struct netlink_ext_ack *req;	/* the request's */
+	struct netlink_ext_ack *extack;	/* qdev's refusals: req, or scratch */
+	struct netlink_ext_ack scratch;
+};
+
+int devmemx_lease_begin(struct devmemx_target *t, struct net_device *dev,
+			struct net *net, const u32 *q, unsigned int n, u32 size,
+			struct netlink_ext_ack *extack, const struct nlattr *attr);
+void devmemx_lease_end(struct devmemx_target *t);
+int devmemx_lease_refused(const struct devmemx_target *t, int err);
+
 /* check.c: what a bind needs of the device and its queues */
-int devmemx_check_lease(struct net_device *dev, const u32 *q, unsigned int n,
-			struct netlink_ext_ack *extack);
 int devmemx_check_qops(struct net_device *dev, struct netlink_ext_ack *extack);
 int devmemx_check_rx_page_size(struct net_device *dev, u32 niov_size,
 			       struct netlink_ext_ack *extack);
@@ -338,10 +387,7 @@ struct device *devmemx_check_dma_dev(struct net_device *dev, const u32 *q,
 bool devmemx_check_here(struct net_device *dev, struct net *net,
 			struct netlink_ext_ack *extack,
 			const struct nlattr *attr);
-struct device *devmemx_check_bind(struct net_device *dev, struct net *net,
-				  const u32 *q, unsigned int n, u32 size,
-				  struct netlink_ext_ack *extack,
-				  const struct nlattr *attr);
+struct device *devmemx_check_bind(const struct devmemx_target *t, u32 size);
 bool devmemx_check_bounces(struct device *dma_dev);
 u64 devmemx_check_sizes(struct net_device *dev);
 /* What CAPS-GET reports of a device beyond its config. */
@@ -357,7 +403,7 @@ void devmemx_check_caps(struct net_device *dev, u32 q, struct devmemx_caps *caps
 int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
 			   unsigned int n, struct netlink_ext_ack *extack);
 void devmemx_queues_release(struct devmemx_binding *b);
-void devmemx_queue_drop_dev(struct devmemx_binding *b, struct net_device *dev);
+void devmemx_queue_drop_dev(struct devmemx_binding *b);
 int devmemx_queue_init(struct devmemx_binding *b);
 void devmemx_queue_destroy(struct devmemx_binding *b);
 void devmemx_queue_exit(void);

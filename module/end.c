@@ -70,15 +70,14 @@ unsigned int devmemx_end_all(bool (*match)(struct devmemx_binding *b,
 
 /*
  * A bind that failed after publishing its binding (its queues rolled
- * back; the device still locked by the caller): the binding leaves the
- * device and ends, unless an UNBIND meanwhile took it upon itself to end
+ * back; the devices still locked by the caller): the binding leaves the
+ * devices and ends, unless an UNBIND meanwhile took it upon itself to end
  * it.
  */
 void devmemx_end_failed_bind(struct devmemx_binding *b)
 {
 	mutex_lock(&b->lock);
-	netdev_put(b->dev, &b->dev_tracker);
-	b->dev = NULL;
+	devmemx_queue_drop_dev(b);
 	mutex_unlock(&b->lock);
 	mutex_lock(&devmemx_mutex);
 	if (devmemx_end_mark(b))
@@ -131,12 +130,18 @@ static struct pernet_operations devmemx_net_ops = {
 	.pre_exit = devmemx_net_pre_exit,
 };
 
-static bool devmemx_end_on_dev(struct devmemx_binding *b, const void *dev)
+/*
+ * On @dev: named by it or on its queues; with @lease, only a binding whose
+ * queues @dev leases from another device.
+ */
+static bool devmemx_end_on_dev(struct devmemx_binding *b,
+			       const struct net_device *dev, bool lease)
 {
 	bool on;
 
 	mutex_lock(&b->lock);
-	on = b->dev == dev;
+	on = lease ? b->dev == dev && b->qdev != dev :
+		     b->dev == dev || b->qdev == dev;
 	mutex_unlock(&b->lock);
 	return on;
 }
@@ -144,7 +149,8 @@ static bool devmemx_end_on_dev(struct devmemx_binding *b, const void *dev)
 /*
  * A move of @dev to another network namespace: each binding on it ends,
  * and its queues are undone here, before the device joins the other
- * namespace. That holds for a binding someone else (UNBIND, the socket's
+ * namespace. With @lease, the bindings of a netkit's leased queues, whose
+ * physical queues the netkit's unregister would leave to the kernel. That holds for a binding someone else (UNBIND, the socket's
  * release, a revoke) marked already too: that path may not have undone
  * its queues yet, and a device that came up in the other namespace first
  * would fill the binding with that namespace's traffic. Whichever of the
@@ -152,7 +158,7 @@ static bool devmemx_end_on_dev(struct devmemx_binding *b, const void *dev)
  * the device); the other finds nothing left to do. Returns how many
  * bindings this call ended.
  */
-static unsigned int devmemx_end_move(struct net_device *dev)
+static unsigned int devmemx_end_move(struct net_device *dev, bool lease)
 {
 	struct devmemx_binding *b, *hit;
 	unsigned int n = 0;
@@ -163,7 +169,7 @@ static unsigned int devmemx_end_move(struct net_device *dev)
 		mine = false;
 		mutex_lock(&devmemx_mutex);
 		list_for_each_entry(b, &devmemx_bindings, node) {
-			if (!devmemx_end_on_dev(b, dev))
+			if (!devmemx_end_on_dev(b, dev, lease))
 				continue;
 			mine = devmemx_end_mark(b);
 			/*
@@ -201,7 +207,8 @@ static unsigned int devmemx_end_move(struct net_device *dev)
  * held: it ends the device's bindings here, their queues undone before
  * the device joins the other namespace, whose traffic must not land in
  * memory the first one can read (in-tree devmem keeps its bindings on a
- * moved device).
+ * moved device). So does the move of a physical device whose queues a
+ * netkit leases: the lease stays, its bindings end.
  */
 static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 				void *ptr)
@@ -214,7 +221,7 @@ static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	devmemx_policy_dev_gone(dev);
 	if (READ_ONCE(dev->reg_state) == NETREG_REGISTERED) {
-		n = devmemx_end_move(dev);
+		n = devmemx_end_move(dev, false);
 		if (n)
 			netdev_info(dev, "devmemx: %u binding%s ended: %s moves to another network namespace\n",
 				    n, str_plural(n), dev->name);
@@ -222,14 +229,23 @@ static int devmemx_netdev_event(struct notifier_block *nb, unsigned long event,
 	}
 	if (READ_ONCE(dev->reg_state) != NETREG_UNREGISTERING)
 		return NOTIFY_DONE;
+	/*
+	 * A netkit going ends its lease: its bindings' physical queues are
+	 * undone here (netkit, then physical device, as the kernel locks
+	 * them), before netkit_uninit() ends the lease and finds no provider.
+	 */
+	n = devmemx_end_move(dev, true);
+	if (n)
+		netdev_info(dev, "devmemx: %u binding%s of leased queues ended: %s is unregistered\n",
+			    n, str_plural(n), dev->name);
 	mutex_lock(&devmemx_mutex);
 	list_for_each_entry(b, &devmemx_bindings, node) {
 		mutex_lock(&b->lock);
-		if (b->dev != dev) {
+		if (b->dev != dev && b->qdev != dev) {
 			mutex_unlock(&b->lock);
 			continue;
 		}
-		devmemx_queue_drop_dev(b, dev);
+		devmemx_queue_drop_dev(b);
 		mutex_unlock(&b->lock);
 		if (devmemx_end_mark(b))
 			percpu_ref_kill(&b->ref);

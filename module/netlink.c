@@ -211,22 +211,30 @@ static int devmemx_nl_bind_reply(struct sk_buff *rsp, struct genl_info *info,
 	return 0;
 }
 
-/* With the device locked: the checks, the binding, its queues. */
-struct devmemx_binding *
-devmemx_bind_make(struct net_device *dev, const struct devmemx_bind_args *a)
+/*
+ * With @t's devices locked and checked (devmemx_lease_begin()): the
+ * binding, its queues.
+ */
+static struct devmemx_binding *
+devmemx_bind_on(const struct devmemx_target *t, const struct devmemx_bind_args *a)
 {
 	struct devmemx_binding *b;
-	struct device *dma_dev;
+	unsigned int i;
 	int err;
 
-	dma_dev = devmemx_check_bind(dev, a->net, a->q, a->n, a->size,
-				     a->extack, a->dev_attr);
-	if (IS_ERR(dma_dev))
-		return ERR_CAST(dma_dev);
-
-	b = devmemx_binding_create(dev, dma_dev, a->fd, a->size, a->extack);
+	b = devmemx_binding_create(t->qdev, t->dma_dev, a->fd, a->size,
+				   a->extack);
 	if (IS_ERR(b))
 		return b;
+	if (t->qdev != t->dev) {
+		b->vq = kvcalloc(b->nqueues, sizeof(*b->vq), GFP_KERNEL);
+		if (!b->vq) {
+			devmemx_binding_abort(b);
+			return ERR_PTR(-ENOMEM);
+		}
+		for (i = 0; i < t->n; i++)
+			b->vq[t->q[i]] = t->req_q[i];
+	}
 	if (a->autorelease == DEVMEMX_AUTORELEASE_TOKEN_ARRAY) {
 		err = devmemx_tokhook_get(a->extack);
 		if (err) {
@@ -242,27 +250,50 @@ devmemx_bind_make(struct net_device *dev, const struct devmemx_bind_args *a)
 	b->net_cookie = a->net->net_cookie;
 	b->portid = a->portid;
 	/*
-	 * The device before the id: once published, an UNBIND may find the
-	 * binding, and must see it on this device (visible only in its
-	 * namespace; its queue release waits for the device lock held here).
+	 * The devices before the id: once published, an UNBIND may find the
+	 * binding, and must see it on them (visible only in its namespace;
+	 * its queue release waits for the device locks held here).
 	 */
 	mutex_lock(&b->lock);
-	b->dev = dev;
-	netdev_hold(dev, &b->dev_tracker, GFP_KERNEL);
+	b->dev = t->dev;
+	netdev_hold(t->dev, &b->dev_tracker, GFP_KERNEL);
+	b->qdev = t->qdev;
+	if (t->qdev != t->dev)
+		netdev_hold(t->qdev, &b->qdev_tracker, GFP_KERNEL);
 	mutex_unlock(&b->lock);
 	err = devmemx_binding_publish(b);
 	if (err) {
-		netdev_put(dev, &b->dev_tracker);
+		mutex_lock(&b->lock);
+		devmemx_queue_drop_dev(b);
+		mutex_unlock(&b->lock);
 		devmemx_binding_abort(b);
 		return ERR_PTR(err);
 	}
 	err = devmemx_import_go_live(b, a->extack) ?:
-	      devmemx_queues_install(b, a->q, a->n, a->extack);
+	      devmemx_lease_refused(t, devmemx_queues_install(b, t->q, t->n,
+							      t->extack));
 	if (err) {
-		/* Queues are rolled back; the device stays locked here. */
+		/* Queues are rolled back; the devices stay locked here. */
 		devmemx_end_failed_bind(b);
 		return ERR_PTR(err);
 	}
+	return b;
+}
+
+/* With the device locked: the checks, the binding, its queues. */
+struct devmemx_binding *
+devmemx_bind_make(struct net_device *dev, const struct devmemx_bind_args *a)
+{
+	struct devmemx_binding *b;
+	struct devmemx_target t;
+	int err;
+
+	err = devmemx_lease_begin(&t, dev, a->net, a->q, a->n, a->size,
+				  a->extack, a->dev_attr);
+	if (err)
+		return ERR_PTR(err);
+	b = devmemx_bind_on(&t, a);
+	devmemx_lease_end(&t);
 	return b;
 }
 
@@ -352,24 +383,25 @@ static int devmemx_nl_check_locked(struct net_device *dev,
 				   struct sk_buff *rsp)
 {
 	struct devmemx_binding *b;
+	struct devmemx_target t;
 	struct devmemx_carve c;
-	struct device *dma_dev;
 	unsigned long sizes;
 	unsigned int shift;
 	void *hdr;
 	int err;
 
-	dma_dev = devmemx_check_bind(dev, genl_info_net(info), req->q, req->n,
-				     PAGE_SIZE, info->extack,
-				     info->attrs[DEVMEMX_A_BINDING_IFINDEX]);
-	if (IS_ERR(dma_dev))
-		return PTR_ERR(dma_dev);
-	b = devmemx_binding_create(dev, dma_dev,
+	err = devmemx_lease_begin(&t, dev, genl_info_net(info), req->q, req->n,
+				  PAGE_SIZE, info->extack,
+				  info->attrs[DEVMEMX_A_BINDING_IFINDEX]);
+	if (err)
+		return err;
+	b = devmemx_binding_create(t.qdev, t.dma_dev,
 				   nla_get_u32(info->attrs[DEVMEMX_A_BINDING_FD]),
 				   0, info->extack);
+	sizes = IS_ERR(b) ? 0 : devmemx_check_sizes(t.qdev);
+	devmemx_lease_end(&t);
 	if (IS_ERR(b))
 		return PTR_ERR(b);
-	sizes = devmemx_check_sizes(dev);
 	hdr = genlmsg_iput(rsp, info);
 	err = !hdr || nla_put_u64_64bit(rsp, DEVMEMX_A_BINDING_DMABUF_SIZE,
 					b->import.dmabuf->size, 0) ? -EMSGSIZE : 0;

@@ -109,8 +109,13 @@ static int devmemx_policy_check(struct genl_info *info, struct net_device *dev,
 					p->size, PAGE_SIZE);
 		return -EINVAL;
 	}
+	/*
+	 * A virtual device (netkit) binds only the queues it leases, whose
+	 * physical device takes the size or not at the bind (lease.c).
+	 */
 	err = devmemx_check_qops(dev, info->extack) ?:
-	      devmemx_check_rx_page_size(dev, p->size, info->extack);
+	      (dev->dev.parent ?
+	       devmemx_check_rx_page_size(dev, p->size, info->extack) : 0);
 	for (i = 0; !err && i < p->n; i++)
 		err = devmemx_check_queue_range(dev, p->q[i], info->extack);
 	return err;

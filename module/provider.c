@@ -135,12 +135,29 @@ int devmemx_mp_nl_fill(void *mp_priv, struct sk_buff *rsp,
 				      NETDEV_A_PAGE_POOL_DMABUF, b->id);
 }
 
-/* The device is being unregistered: the queue is no longer ours to undo. */
+/*
+ * The queue's device is being unregistered: the queue is no longer ours
+ * to undo. Or a lease ends with the provider still on the physical queue
+ * (netif_rxq_cleanup_unlease(), which closed it): @rxq is then the
+ * netkit's, standing for the queue it leased.
+ */
 void devmemx_mp_uninstall(void *mp_priv, struct netdev_rx_queue *rxq)
 {
+	struct netdev_rx_queue *lease = READ_ONCE(rxq->lease);
 	struct devmemx_binding *b = mp_priv;
-	unsigned int q = get_netdev_rx_queue_index(rxq);
+	unsigned int q;
 
+	if (lease && !rxq->dev->dev.parent) {
+		rxq = lease;
+	} else if (lease) {
+		/*
+		 * A leased queue of a physical device going away: the lease
+		 * ends later (the netkit goes with it) and must find no
+		 * provider, or it would restart a queue of a closed device.
+		 */
+		memset(&rxq->mp_params, 0, sizeof(rxq->mp_params));
+	}
+	q = get_netdev_rx_queue_index(rxq);
 	mutex_lock(&b->lock);
 	if (q < b->nqueues)
 		clear_bit(q, b->queues);

@@ -196,14 +196,14 @@ static int devmemx_queue_open(struct net_device *dev, u32 q,
 }
 
 /*
- * Called with the device locked, after devmemx_check_dev() and
- * devmemx_check_queue() (for every queue) passed under that same lock; on
- * failure no queue keeps the provider.
+ * Called with the devices locked, after devmemx_check_bind() passed
+ * under those same locks, with @q the queues of b->qdev; on failure no
+ * queue keeps the provider.
  */
 int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
 			   unsigned int n, struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = b->dev;
+	struct net_device *dev = b->qdev;
 	unsigned int i;
 	int err = 0;
 
@@ -226,39 +226,40 @@ int devmemx_queues_install(struct devmemx_binding *b, const u32 *q,
 	return err;
 }
 
-/* Undo every queue still holding the provider; drop the device. */
+/* Undo every queue still holding the provider; drop the devices. */
 void devmemx_queues_release(struct devmemx_binding *b)
 {
-	struct net_device *dev;
+	struct net_device *qdev, *dev;
 	unsigned int q;
 
-	dev = devmemx_binding_lock_dev(b);
-	if (!dev)
+	qdev = devmemx_binding_lock_dev(b, &dev);
+	if (!qdev)
 		return;
-	if (b->dev == dev) {
-		/* The queues' pools served; a restart below replaces them. */
-		devmemx_resize_seen(b);
-		for_each_set_bit(q, b->queues, b->nqueues) {
-			mutex_unlock(&b->lock);
-			devmemx_queue_close(dev, q, b);
-			mutex_lock(&b->lock);
-		}
-		devmemx_queue_drop_dev(b, dev);
+	/* The queues' pools served; a restart below replaces them. */
+	devmemx_resize_seen(b);
+	for_each_set_bit(q, b->queues, b->nqueues) {
+		mutex_unlock(&b->lock);
+		devmemx_queue_close(qdev, q, b);
+		mutex_lock(&b->lock);
 	}
-	devmemx_binding_unlock_dev(b, dev);
+	devmemx_queue_drop_dev(b);
+	devmemx_binding_unlock_dev(b, qdev, dev);
 }
 
 /*
- * Under b->lock: the binding leaves @dev (its queues already undone, or
- * gone with the device), and the time at another size stops.
+ * Under b->lock: the binding leaves its devices (its queues already
+ * undone, or gone with the device), and the time at another size stops.
  */
-void devmemx_queue_drop_dev(struct devmemx_binding *b, struct net_device *dev)
+void devmemx_queue_drop_dev(struct devmemx_binding *b)
 {
 	lockdep_assert_held(&b->lock);
 	bitmap_zero(b->queues, b->nqueues);
 	devmemx_resize_end(b);
+	if (b->qdev != b->dev)
+		netdev_put(b->qdev, &b->qdev_tracker);
+	netdev_put(b->dev, &b->dev_tracker);
+	b->qdev = NULL;
 	b->dev = NULL;
-	netdev_put(dev, &b->dev_tracker);
 }
 
 void devmemx_queue_exit(void)

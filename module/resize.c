@@ -139,20 +139,19 @@ static void devmemx_resize_work(struct work_struct *work)
 						 struct devmemx_binding,
 						 resize.work);
 	u32 size = 1U << b->niov_shift;
-	struct net_device *dev;
+	struct net_device *dev, *named;
 	bool again = false;
 	unsigned int q;
 	u64 since;
 	u8 shift;
 	int err;
 
-	dev = devmemx_binding_lock_dev(b);
+	dev = devmemx_binding_lock_dev(b, &named);
 	if (!dev)
 		return;
-	if (b->dev == dev)
-		devmemx_resize_seen(b);
+	devmemx_resize_seen(b);
 	b->resize.running = true;
-	for (q = 0; q < b->nqueues && b->dev == dev && netif_running(dev); q++) {
+	for (q = 0; q < b->nqueues && b->qdev == dev && netif_running(dev); q++) {
 		if (!b->resize.since[q] || !test_bit(q, b->queues) ||
 		    __netif_get_rx_queue(dev, q)->mp_params.mp_priv != b)
 			continue;
@@ -192,7 +191,7 @@ static void devmemx_resize_work(struct work_struct *work)
 		b->resize.delay = clamp_t(unsigned int, b->resize.delay * 2, HZ, 64 * HZ);
 		mod_delayed_work(system_wq, &b->resize.work, b->resize.delay);
 	}
-	devmemx_binding_unlock_dev(b, dev);
+	devmemx_binding_unlock_dev(b, dev, named);
 }
 
 /* Before the binding can serve a pool. */

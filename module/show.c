@@ -13,6 +13,7 @@
 #include "devmemx.h"
 #include "generated/netlink.h"
 
+/* Its queues: the named device's, and for a lease the physical ones. */
 static int devmemx_show_queues(struct sk_buff *rsp, struct devmemx_binding *b)
 {
 	struct nlattr *nest;
@@ -20,7 +21,9 @@ static int devmemx_show_queues(struct sk_buff *rsp, struct devmemx_binding *b)
 
 	for_each_set_bit(q, b->queues, b->nqueues) {
 		nest = nla_nest_start(rsp, DEVMEMX_A_BINDING_QUEUES);
-		if (!nest || nla_put_u32(rsp, DEVMEMX_A_QUEUE_ID, q) ||
+		if (!nest ||
+		    nla_put_u32(rsp, DEVMEMX_A_QUEUE_ID, b->vq ? b->vq[q] : q) ||
+		    (b->vq && nla_put_u32(rsp, DEVMEMX_A_QUEUE_LEASE_QUEUE, q)) ||
 		    (b->pool_shift[q] &&
 		     nla_put_u32(rsp, DEVMEMX_A_QUEUE_BUF_SIZE, 1U << b->pool_shift[q])))
 			return -EMSGSIZE;
@@ -43,6 +46,11 @@ static int devmemx_show_state(struct sk_buff *rsp, struct devmemx_binding *b)
 				DEVMEMX_BINDING_STATE_DRAINING) ||
 	    (bound && nla_put_u32(rsp, DEVMEMX_A_BINDING_IFINDEX, b->dev->ifindex)))
 		return -EMSGSIZE;
+	/* The physical end of a lease, where the reader can see it. */
+	if (bound && b->qdev != b->dev &&
+	    net_eq(dev_net(b->qdev), dev_net(b->dev)) &&
+	    nla_put_u32(rsp, DEVMEMX_A_BINDING_LEASE_IFINDEX, b->qdev->ifindex))
+		return -EMSGSIZE;
 	return 0;
 }
 
@@ -50,22 +58,23 @@ static int devmemx_show_state(struct sk_buff *rsp, struct devmemx_binding *b)
  * The most @b's message takes: every attribute devmemx_show_fill() may
  * put. Its queues are bounded by those its bind named, not by those set
  * now: a bind still installing them adds to them. A queue's nest is 20
- * bytes: about 180 queues fill a page, what GENLMSG_DEFAULT_SIZE and a
+ * bytes (28 leased): about 180 queues fill a page, what GENLMSG_DEFAULT_SIZE and a
  * dump's usual skb (NLMSG_GOODSIZE) hold.
  */
 static size_t devmemx_show_size(struct devmemx_binding *b)
 {
 	size_t queue = nla_total_size(nla_total_size(sizeof(u32)) +	/* ID */
+				      (b->vq ? nla_total_size(sizeof(u32)) : 0) + /* LEASE_QUEUE */
 				      nla_total_size(sizeof(u32)));	/* BUF_SIZE */
 	const char *exp = b->import.dmabuf->exp_name;
 
 	return min(b->nasked, b->nqueues) * queue +
 	       /*
-		* STATE, IFINDEX, POOLS_OTHER_SIZE, ID, FLAGS, NIOV_SIZE,
-		* NIOV_COUNT, NIOVS_FREE, NIOVS_IN_USE, NIOVS_HIGH_WATER,
-		* CREATOR_PID, PAGE_POOLS
+		* STATE, IFINDEX, LEASE_IFINDEX, POOLS_OTHER_SIZE, ID, FLAGS,
+		* NIOV_SIZE, NIOV_COUNT, NIOVS_FREE, NIOVS_IN_USE,
+		* NIOVS_HIGH_WATER, CREATOR_PID, PAGE_POOLS
 		*/
-	       12 * nla_total_size(sizeof(u32)) +
+	       13 * nla_total_size(sizeof(u32)) +
 	       /*
 		* OTHER_SIZE_NS, BYTES_CARVED, BYTES_WASTED, ALLOC_FAILURES,
 		* DMABUF_SIZE, DMABUF_INO, METADATA_BYTES

@@ -29,14 +29,15 @@ def display(entry):
 def text_kind(a):
     """How text output decodes a number the spec gives no enum: by its name.
 
-    A device index prints as the device's name; a u8 as yes or no; byte
+    A device index ("ifindex", "*-ifindex") prints as the device's name; a
+    u8 as yes or no; byte
     counts ("bytes-*", "*-bytes") and the sizes listed as 64K or 1.5M;
     nanoseconds ("*-ns") as seconds. JSON keeps the numbers.
     """
     n, t = a['name'], a['type']
     if t not in ('u8', 'u16', 'u32', 'u64', 'uint'):
         return ''
-    if n == 'ifindex':
+    if n == 'ifindex' or n.endswith('-ifindex'):
         return ', DX_IFINDEX'
     if t == 'u8':
         return ', DX_BOOL'

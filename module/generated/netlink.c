@@ -12,9 +12,10 @@
 #include <uapi/linux/devmemx.h>
 
 /* Common nested types */
-const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_BUF_SIZE + 1] = {
+const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_LEASE_QUEUE + 1] = {
 	[DEVMEMX_A_QUEUE_ID] = { .type = NLA_U32, },
 	[DEVMEMX_A_QUEUE_BUF_SIZE] = { .type = NLA_U32, },
+	[DEVMEMX_A_QUEUE_LEASE_QUEUE] = { .type = NLA_U32, },
 };
 
 /* DEVMEMX_CMD_BIND_RX - do */

@@ -13,7 +13,7 @@
 #include <uapi/linux/devmemx.h>
 
 /* Common nested types */
-extern const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_BUF_SIZE + 1];
+extern const struct nla_policy devmemx_queue_nl_policy[DEVMEMX_A_QUEUE_LEASE_QUEUE + 1];
 
 int devmemx_nl_binding_get_dump_start(struct netlink_callback *cb);
 

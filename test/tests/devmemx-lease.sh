@@ -1,20 +1,22 @@
 # SPDX-License-Identifier: GPL-2.0
-# A queue of dxsim1 leased to a virtual device, as 7.2's queue-create gives
-# a container's netkit one of the NIC's queues. In-tree bind-rx follows the
-# lease to the physical queue; devmemx does not yet, and refuses with a
-# message that says so (extack's 79 characters) before any check that would
-# name the virtual device's own settings; it binds neither end of a lease,
-# and the kernel leases no queue devmemx holds. Once the lease ends, the queue binds again.
+# Queues leased to a pod, as 7.2's queue-create gives a container's netkit
+# one of the NIC's queues (doc/lease.md). devmemx binds the netkit's queue
+# from the pod's namespace and puts the provider on dxsim1's queue, as
+# in-tree bind-rx does; a BPF program on dxsim1's ingress redirects the
+# pod's flow into its netkit (dx-redirect: bpf_redirect_peer, as the
+# kernel's nk_forward.bpf.c). Each way the lease ends ends the binding,
+# with dxsim1's queue restarted without the provider and nothing left.
 . /dx/guestlib.sh
 
 dx_sim_devmem
 dx_defer dx_sim_teardown
 rxx() { ip netns exec rx "$@"; }
-PHYS=$(rxx cat /sys/class/net/dxsim1/ifindex)
+pod() { ip netns exec nkns "$@"; }
+POD=198.51.100.2
 
-# nk_pair: the netkit pair nkp/nkc in netns rx, up, nkc's ifindex in NKC;
-# a cleanup deletes it (and with it any lease of its queues), and netns
-# nkns, where a case may have moved nkc.
+# nk_pair: the netkit pair nkp/nkc in netns rx (l3: no ARP), up, nkc's
+# ifindex in NKC, dxsim1's in PHYS; a cleanup deletes it (and with it any lease of its
+# queues), and netns nkns, where a case may have moved nkc.
 nk_gone() { ! rxx test -e /sys/class/net/nkp; }
 nk_del() {
 	ip netns del nkns 2>/dev/null || true
@@ -23,10 +25,11 @@ nk_del() {
 }
 nk_pair() {
 	dx_defer nk_del
-	rxx ip link add nkp numrxqueues 2 type netkit mode l2 peer name nkc numrxqueues 2
+	rxx ip link add nkp numrxqueues 2 type netkit mode l3 peer name nkc numrxqueues 2
 	rxx ip link set nkp up
 	rxx ip link set nkc up
 	NKC=$(rxx cat /sys/class/net/nkc/ifindex)
+	PHYS=$(rxx cat /sys/class/net/dxsim1/ifindex)
 }
 # nk_lease: nk_pair with queue 3 of dxsim1 leased to nkc, as its queue Q.
 nk_lease() {
@@ -35,10 +38,33 @@ nk_lease() {
 	out=$(rxx dx-req lease "$NKC" 3 "$PHYS")
 	Q=${out#ok }
 	[ "$out" = "ok $Q" ] || fail "queue-create leasing queue 3 of dxsim1 to nkc: $out"
-	LEASED="devmemx: bind to nkc: queue $Q of nkc is leased: devmemx takes no leased queue (Operation not supported)"
+}
+# nk_pod: nk_lease with nkc in netns nkns, the pod, as $POD; the pod's
+# flows redirected into it, their replies routed back by netns rx.
+nk_pod() {
+	nk_lease
+	ip netns add nkns
+	rxx ip link set nkc netns nkns
+	ip -n nkns -batch - <<-EOF
+		addr add $POD/32 dev nkc
+		link set nkc up
+		link set lo up
+		route add default dev nkc
+	EOF
+	rxx sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
+	rxx ip route add $POD/32 dev nkp
+	ip -n tx route replace $POD/32 via 192.0.2.2
+	# (ip execs it: $! is dx-redirect.)
+	ip netns exec rx dx-redirect dxsim1 nkp $POD >/tmp/redirect.out 2>&1 &
+	REDIRECT=$!
+	dx_defer dx_stop "$REDIRECT"
+	redirected() { grep -qx ok /tmp/redirect.out; }
+	wait_until 10 redirected || fail "dx-redirect: $(cat /tmp/redirect.out)"
 }
 # A cleanup: whatever is bound in netns rx, unbound.
 unbind_all() { rxx devmemx unbind all >/dev/null && dx_wait_idle; }
+# dxsim1's page pools that hold a dma-buf binding.
+phys_pools() { dmabuf_pools rx; }
 
 # The kernel refuses to lease a queue devmemx holds.
 bound_queue() {
@@ -54,43 +80,191 @@ bound_queue() {
 }
 dx_case bound-queue bound_queue
 
-# devmemx binds neither end of a lease, the netkit queue nor dxsim1's.
-# The netkit queue is refused with devmemx's own message.
-both_ends() {
+# The physical end of a lease binds only through the lease, as in-tree.
+phys_end() {
 	nk_lease
-	expect_err 1 "$LEASED" \
-		rxx devmemx bind dev nkc queues "$Q" --udmabuf 4M
-	expect_err 1 "devmemx: bind to dxsim1: queue 3 of dxsim1 is leased (Device or resource busy)" \
+	expect_err 1 "devmemx: bind to dxsim1: queue 3 of dxsim1 is leased: bind it through the lease (Device or resource busy)" \
 		rxx devmemx bind dev dxsim1 queues 3 --udmabuf 4M
-	expect_eq "$(dx_live)" "0 0 0" "live objects after the refusals"
+	expect_eq "$(dx_live)" "0 0 0" "live objects after the refusal"
 }
-dx_case both-ends both_ends
+dx_case phys-end phys_end
 
-# In a container's namespace: devmemx refuses the lease, in-tree binds it.
-# nkc in a namespace of its own, as a container has it.
-in_netns() {
-	nk_lease
-	ip netns add nkns
-	rxx ip link set nkc netns nkns
-	ip -n nkns link set nkc up
-	expect_err 1 "$LEASED" \
-		ip netns exec nkns devmemx bind dev nkc queues "$Q" --udmabuf 4M
-	expect_eq "$(dx_live)" "0 0 0" "live objects after the refusal in nkns"
-	# In-tree devmem binds the leased queue (its binding ends as dx-req
-	# exits).
-	expect_eq "$(ip netns exec nkns dx-req netdev-bind "$(ip netns exec nkns cat /sys/class/net/nkc/ifindex)" "$Q")" \
-		"ok" "in-tree bind-rx of the leased queue"
-	expect_eq "$(dmabuf_pools rx)" 0 "page pools with a binding after in-tree's"
+# pod_recv PORT BYTES ARGS...: devmemx-rx in the pod receives BYTES on the
+# lease's queue from netns tx (dxsim1 steers PORT to queue 3, as the host
+# does for its pod), every byte verified.
+pod_recv() {
+	local port=$1 bytes=$2
+	shift 2
+	steer "$port"
+	DX_RX_EXEC="ip netns exec nkns" recv_start rx "$port" "$bytes" \
+		--dev nkc --queues "$Q" --no-flow-rule --listen "$POD" "$@"
+	wait_until 20 pod_listening "$port" || fail "no listener in the pod: $(cat /tmp/rx.err)"
+	ip netns exec tx devmemx-rx send --addr "$POD" --port "$port" --bytes "$bytes" \
+		--timeout $((30 * DX_SLOW)) >/tmp/send.json ||
+		fail "send $bytes bytes to the pod: $(cat /tmp/rx.err)"
+	recv_check rx "$bytes"
+	flush_deferred_skbs
 }
-dx_case in-netns in_netns
+# steer PORT: dxsim1 steers TCP port PORT to queue 3 until the case ends.
+steer() {
+	local rule
+	rule=$(rxx ethtool -N dxsim1 flow-type tcp4 dst-port "$1" action 3 |
+		sed -n 's/.*ID \([0-9]*\).*/\1/p')
+	[ -n "$rule" ] || fail "steering port $1 to queue 3"
+	dx_defer rxx ethtool -N dxsim1 delete "$rule"
+}
+pod_listening() { RX_IN="ip netns exec nkns" listening "$1"; }
 
-# Once the lease ends, queue 3 binds again and carries a devmemx flow.
-# The lease ends with the netkit pair, as its container goes.
-lease_ended() {
-	nk_lease
-	ip netns add nkns
-	rxx ip link set nkc netns nkns
+# A lease, a devmemx bind at 64K from the pod, a verified flow through the
+# redirect; in-tree at 4K the same way, for contrast. Every payload byte
+# came as a dma-buf fragment, so dxsim1's queue 3 held each provider.
+pod_flow() {
+	nk_pod
+	pod_recv 7600 4194304 --provider devmemx --rx-page-size 64K --udmabuf 16M --hugetlb
+	expect_eq "$(jget cmsgs_linear /tmp/rx.json)" 0 "devmemx in the pod: linear cmsgs"
+	[ "$(jget frag_max /tmp/rx.json)" -gt 4096 ] ||
+		fail "devmemx 64K in the pod: largest fragment $(jget frag_max /tmp/rx.json)"
+	xfer_report "devmemx 64K in the pod (largest fragment $(jget frag_max /tmp/rx.json))"
+	dx_wait_idle
+	expect_eq "$(phys_pools)" 0 "dxsim1's pools with a binding after devmemx's"
+	pod_recv 7601 4194304 --provider netdev --udmabuf 16M
+	expect_eq "$(jget cmsgs_linear /tmp/rx.json)" 0 "in-tree in the pod: linear cmsgs"
+	expect_eq "$(jget frag_max /tmp/rx.json)" 4096 "in-tree 4K in the pod: largest fragment"
+	xfer_report "in-tree 4K in the pod"
+	expect_eq "$(phys_pools)" 0 "dxsim1's pools with a binding after in-tree's"
+}
+dx_case pod-flow pod_flow
+
+# pod_bind: a persistent devmemx binding of the lease's queue from the pod,
+# its id in ID; dxsim1's queue 3 holds it.
+pod_bind() {
+	ID=$(pod devmemx -j bind dev nkc queues "$Q" --udmabuf 4M --persist | json_ids)
+	[ -n "$ID" ] || fail "the pod's bind of queue $Q of nkc"
+	expect_eq "$(phys_pools)" 1 "dxsim1's pools with a binding"
+}
+
+# What each side sees: the pod its netkit's queue and the physical queue's
+# index, never the host's device; the host nothing of the pod's binding.
+# Bound where both ends are in one namespace, the physical device shows.
+pod_show() {
+	local show
+	nk_pod
+	pod_bind
+	show=$(pod devmemx -j show)
+	[[ $show == *"\"ifindex\":$(pod cat /sys/class/net/nkc/ifindex),"* ]] ||
+		fail "the pod's show names no nkc: $show"
+	[[ $show == *"\"queues\":[{\"id\":$Q,"*"\"lease-queue\":3}]"* ]] ||
+		fail "the pod's show: no queue $Q leasing queue 3: $show"
+	[[ $show != *lease-ifindex* ]] || fail "the pod sees the host's device: $show"
+	pod devmemx show | grep -qx "queues: id=$Q,buf-size=4K,lease-queue=3" ||
+		fail "devmemx show in the pod: $(pod devmemx show)"
+	expect_eq "$(rxx devmemx -j show)" "" "the host's show of netns rx"
+	expect_err 1 "devmemx: unbind $ID: no devmemx binding $ID (No such file or directory)" \
+		rxx devmemx unbind "$ID"
+	expect_err 1 "devmemx: bind to nkc: queue $Q of nkc is already bound to a memory provider (File exists)" \
+		pod devmemx bind dev nkc queues "$Q" --udmabuf 4M
+	pod devmemx unbind "$ID" >/dev/null
+	dx_wait_idle
+	expect_eq "$(phys_pools)" 0 "dxsim1's pools with a binding after the unbind"
 	nk_del
-	devmem_xfer 1048576 7500 --queues 3 --provider devmemx --udmabuf 4M
+	# Both ends in netns rx: its show names dxsim1 too.
+	nk_lease
+	ID=$(rxx devmemx -j bind dev nkc queues "$Q" --udmabuf 4M --persist | json_ids)
+	show=$(rxx devmemx -j show)
+	[[ $show == *"\"lease-ifindex\":$PHYS,"* ]] || fail "netns rx's show: no dxsim1: $show"
+	rxx devmemx show | grep -qx "lease-dev: dxsim1" ||
+		fail "devmemx show in netns rx: $(rxx devmemx show)"
+	rxx devmemx unbind "$ID" >/dev/null
+	dx_wait_idle
 }
-dx_case lease-ended lease_ended
+dx_case pod-show pod_show
+
+# A pod whose user namespace owns its network namespace: CAP_NET_ADMIN
+# there is enough to bind the leased queue, as in-tree's bind-rx needs.
+pod_userns() {
+	nk_lease
+	userns_make
+	rxx ip link set nkc netns "$OWNER"
+	in_userns ip link set nkc up
+	ID=$(in_userns devmemx -j bind dev nkc queues "$Q" --udmabuf 4M --persist | json_ids)
+	[ -n "$ID" ] || fail "the bind in the user namespace"
+	expect_eq "$(phys_pools)" 1 "dxsim1's pools with a binding"
+	in_userns devmemx show | grep -qx "queues: id=$Q,buf-size=4K,lease-queue=3" ||
+		fail "devmemx show in the user namespace: $(in_userns devmemx show)"
+	in_userns devmemx unbind "$ID" >/dev/null
+	dx_wait_idle
+	expect_eq "$(phys_pools)" 0 "dxsim1's pools with a binding after the unbind"
+}
+dx_case userns pod_userns
+
+# lease_end EVENT: a pod's binding, then EVENT ends the lease (or moves a
+# device): the binding ends with dxsim1's queue 3 restarted without the
+# provider, and nothing is left.
+lease_end() {
+	nk_pod
+	pod_bind
+	"$@"
+	dx_wait_idle
+	expect_eq "$(phys_pools)" 0 "dxsim1's pools with a binding after: $*"
+}
+end_netkit() { lease_end rxx ip link del nkp; }
+dx_case end-netkit end_netkit
+end_netns() { lease_end ip netns del nkns; }
+dx_case end-netns end_netns
+end_pod_move() {
+	lease_end ip -n nkns link set nkc netns rx
+	dmesg_new | grep -q "nkc: devmemx: 1 binding ended: nkc moves to another network namespace" ||
+		fail "no log of the binding's end with nkc's move"
+}
+dx_case end-pod-move end_pod_move
+# The physical device moved: its lease stays, the binding ends.
+end_phys_move() {
+	dx_defer dx_sim_redo
+	lease_end rxx ip link set dxsim1 netns 1
+	expect_eq "$(devmemx-rx pools -j | grep -c '"dmabuf"')" 0 \
+		"dxsim1's pools with a binding in the initial namespace"
+	rxx test -e /sys/class/net/nkp || fail "the netkit pair went with dxsim1's move"
+}
+dx_case end-phys-move end_phys_move
+# The physical device unregistered: netkit deletes the pair, and the
+# binding goes with the device.
+end_phys_gone() {
+	dx_defer dx_sim_redo
+	lease_end rmmod devmemx_sim
+	wait_until 10 nk_gone || fail "the netkit pair after dxsim1 went"
+}
+dx_case end-phys-gone end_phys_gone
+
+# The kernel's container test (hw/nk_devmem.py) runs ncdevmem in the pod
+# on the netkit's leased queue, the host having set the device up and
+# steered the flow: -f NETKIT -t QUEUE -q 1 -n. Its client unchanged, with
+# in-tree at 4K, then under a devmemx policy on the netkit at 64K; ncdevmem
+# validates every byte (-v 7).
+pod_policy_binding() {
+	pod devmemx -j show >/tmp/pod-show.json
+	expect_eq "$(wc -l </tmp/pod-show.json)" 1 "the pod's bindings while ncdevmem receives"
+	expect_eq "$(jget policy /tmp/pod-show.json)" true "show: made under the policy"
+	expect_eq "$(jget niov-size /tmp/pod-show.json)" 65536 "show: niov size"
+	expect_eq "$(jget lease-queue /tmp/pod-show.json)" 3 "show: the physical queue"
+	expect_eq "$(phys_pools)" 1 "dxsim1's pools with a binding"
+}
+pol_ready() { devmemx info | grep -qx "policies: ready"; }
+ncdevmem_pod() {
+	local BYTES=4194304
+	nk_pod
+	steer 7610
+	steer 7611
+	NCD_DEV=nkc NCD_ADDR=$POD NCD_QUEUE=$Q RX_IN="ip netns exec nkns" \
+		NCD_WHILE= ncd_recv ncd-pod-4k 7610 -n
+	[ "$NCD_FRAG_MAX" -le 4096 ] || fail "in-tree in the pod: a fragment of $NCD_FRAG_MAX"
+	shmem_huge
+	pod devmemx policy dev nkc size 64K
+	NCD_DEV=nkc NCD_ADDR=$POD NCD_QUEUE=$Q RX_IN="ip netns exec nkns" \
+		NCD_WHILE=pod_policy_binding ncd_recv ncd-pod-64k 7611 -n
+	[ "$NCD_FRAG_MAX" -gt 4096 ] || fail "devmemx in the pod: largest fragment $NCD_FRAG_MAX"
+	expect_eq "$(pod devmemx policy dev nkc off)" "bindings: 0" "the pod's policy off"
+	wait_until 20 pol_ready || fail "policies: $(devmemx info | grep policies)"
+	dx_wait_idle
+	expect_eq "$(phys_pools)" 0 "dxsim1's pools with a binding after ncdevmem"
+}
+dx_case ncdevmem ncdevmem_pod

@@ -435,7 +435,7 @@ dx_sim_teardown() {
 # 01..06 and a newline, over and over.
 send_pattern() {
 	ip netns exec tx bash -c 'yes "$(echo -e "\x01\x02\x03\x04\x05\x06")" |
-		head -c "$2" >/dev/tcp/192.0.2.2/"$1"' _ "$1" "$2"
+		head -c "$2" >/dev/tcp/"$3"/"$1"' _ "$1" "$2" "${3:-192.0.2.2}"
 }
 
 # userns_make: a user namespace owning a network namespace: OWNER, a
@@ -505,19 +505,21 @@ shmem_huge() {
 }
 
 # ncd_recv NAME PORT [ncdevmem args]: the kernel's ncdevmem (unchanged)
-# receives $BYTES on PORT of 192.0.2.2 into a udmabuf on queue 2 and
-# validates them (-v 7); output in /tmp/NAME.{out,err}. Fails unless every
-# byte arrived in the dma-buf and passed validation. With NCD_WHILE set,
-# that command runs once ncdevmem listens (it has bound), before the send.
-# With RX_IN set, ncdevmem runs where it enters (rx_in). Sets NCD_FRAG_MAX
-# (the largest fragment) and NCD_GRO.
+# receives $BYTES on PORT of $NCD_ADDR into a udmabuf on queue $NCD_QUEUE
+# of $NCD_DEV (192.0.2.2, 2 and dxsim1 unless set) and validates them (-v
+# 7); output in /tmp/NAME.{out,err}. Fails unless every byte arrived in
+# the dma-buf and passed validation. With NCD_WHILE set, that command runs
+# once ncdevmem listens (it has bound), before the send. With RX_IN set,
+# ncdevmem runs where it enters (rx_in). Sets NCD_FRAG_MAX (the largest
+# fragment) and NCD_GRO.
+NCD_DEV=dxsim1 NCD_ADDR=192.0.2.2 NCD_QUEUE=2
 ncd_recv() {
 	local name=$1 port=$2 rc=0 frags
 	shift 2
 	# (ip, busybox nsenter and timeout exec the command: $! is ncdevmem.)
 	# 4M at 4K took 110 s on the debug lane: its time is DX_SLOW's.
-	${RX_IN:-ip netns exec rx} timeout $((120 * DX_SLOW)) ncdevmem -l -f dxsim1 -s 192.0.2.2 -p "$port" \
-		-v 7 -t 2 -q 1 "$@" >/tmp/$name.out 2>/tmp/$name.err &
+	${RX_IN:-ip netns exec rx} timeout $((120 * DX_SLOW)) ncdevmem -l -f "$NCD_DEV" -s "$NCD_ADDR" \
+		-p "$port" -v 7 -t "$NCD_QUEUE" -q 1 "$@" >/tmp/$name.out 2>/tmp/$name.err &
 	NCD_PID=$!
 	dx_defer dx_stop $NCD_PID
 	up() { listening "$port" || ! kill -0 "$NCD_PID" 2>/dev/null; }
@@ -528,8 +530,8 @@ ncd_recv() {
 	}
 	[ -z "${NCD_WHILE:-}" ] || $NCD_WHILE
 	# The sim's HW-GRO as ncdevmem's device configuration left it.
-	NCD_GRO=$(rx_in ethtool -k dxsim1 | sed -n 's/^rx-gro-hw: //p')
-	send_pattern "$port" "$BYTES" || fail "$name: sending $BYTES bytes to port $port"
+	NCD_GRO=$(rx_in ethtool -k "$NCD_DEV" | sed -n 's/^rx-gro-hw: //p')
+	send_pattern "$port" "$BYTES" "$NCD_ADDR" || fail "$name: sending $BYTES bytes to port $port"
 	wait "$NCD_PID" || rc=$?
 	NCD_PID=
 	[ $rc = 0 ] || fail "$name: ncdevmem exit $rc: $(tail -n 20 /tmp/$name.err)"

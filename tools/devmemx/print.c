@@ -211,13 +211,23 @@ static void dx_print_attrs(struct nlattr *attrs, int len, struct nlattr **tb,
 {
 	bool first = true;
 	const char *name;
+	char dev[32];
+	size_t n;
 	int i;
 
 	for (i = 1; i <= maxattr; i++) {
 		if (!tb[i] || !desc[i].name)
 			continue;
-		/* Text names a device "dev", as the commands take it. */
-		name = desc[i].kind == DX_IFINDEX ? "dev" : desc[i].name;
+		/*
+		 * Text names a device "dev", as the commands take it
+		 * ("lease-dev" for "lease-ifindex").
+		 */
+		name = desc[i].name;
+		if (desc[i].kind == DX_IFINDEX) {
+			n = strlen(name) - strlen("ifindex");
+			snprintf(dev, sizeof(dev), "%.*sdev", (int)n, name);
+			name = dev;
+		}
 		if (style == DX_LINES)
 			printf("%s: ", name);
 		else

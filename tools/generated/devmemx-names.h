@@ -84,6 +84,7 @@ static const struct dx_attr dx_info_attrs[] = {
 static const struct dx_attr dx_queue_attrs[] = {
 	[DEVMEMX_A_QUEUE_ID] = { "id", DX_U32 },
 	[DEVMEMX_A_QUEUE_BUF_SIZE] = { "buf-size", DX_U32, DX_SIZE },
+	[DEVMEMX_A_QUEUE_LEASE_QUEUE] = { "lease-queue", DX_U32 },
 	[DEVMEMX_A_QUEUE_MAX + 1] = { NULL }
 };
 
@@ -125,6 +126,7 @@ static const struct dx_attr dx_binding_attrs[] = {
 	[DEVMEMX_A_BINDING_EXPORTER] = { "exporter", DX_STRING },
 	[DEVMEMX_A_BINDING_AUTORELEASE] = { "autorelease", DX_U8, DX_ENUM, dx_autorelease_names },
 	[DEVMEMX_A_BINDING_POLICY] = { "policy", DX_FLAG },
+	[DEVMEMX_A_BINDING_LEASE_IFINDEX] = { "lease-ifindex", DX_U32, DX_IFINDEX },
 	[DEVMEMX_A_BINDING_MAX + 1] = { NULL }
 };
 
