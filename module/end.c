@@ -150,9 +150,10 @@ static bool devmemx_end_on_dev(struct devmemx_binding *b,
  * A move of @dev to another network namespace: each binding on it ends,
  * and its queues are undone here, before the device joins the other
  * namespace. With @lease, the bindings of a netkit's leased queues, whose
- * physical queues the netkit's unregister would leave to the kernel. That holds for a binding someone else (UNBIND, the socket's
- * release, a revoke) marked already too: that path may not have undone
- * its queues yet, and a device that came up in the other namespace first
+ * physical queues the netkit's unregister would leave to the kernel.
+ * That holds for a binding someone else (UNBIND, the socket's release, a
+ * revoke) marked already too: that path may not have undone its queues
+ * yet, and a device that came up in the other namespace first
  * would fill the binding with that namespace's traffic. Whichever of the
  * two undoes the queues first does it (devmemx_queues_release() drops
  * the device); the other finds nothing left to do. Returns how many

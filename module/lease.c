@@ -62,6 +62,13 @@ static struct net_device *devmemx_lease_find(struct net_device *dev,
 				   dev->name);
 		return ERR_PTR(-EOPNOTSUPP);
 	}
+	/* Its unregister has begun: the netkit goes next (netkit.c). */
+	if (READ_ONCE(qdev->reg_state) != NETREG_REGISTERED) {
+		NL_SET_ERR_MSG_FMT(extack,
+				   "the device %s leases from is going away",
+				   dev->name);
+		return ERR_PTR(-ENODEV);
+	}
 	dev_hold(qdev);
 	return qdev;
 }
