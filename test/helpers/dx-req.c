@@ -16,8 +16,10 @@
  * client asks it: the kernel fills the dump's first skb before any read
  * could size it. Each read takes BUFSIZE bytes (128K; 4096 is libmnl's
  * MNL_SOCKET_BUFFER_SIZE on 4K pages). Prints "ok BINDINGS QUEUES" (how
- * many of each the dump listed), "errno N", or "truncated: N bytes into
- * BUFSIZE" when a read was too small for what the kernel sent.
+ * many of each the dump listed), "errno N", or "truncated: a message of N
+ * bytes into BUFSIZE" when a read was too small for what the kernel
+ * sent (N is the first message's length: the datagram may carry DONE
+ * behind it, as the skb's slack allows).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,7 +77,9 @@ static int dump(size_t bufsize)
 			return 1;
 		}
 		if (mh.msg_flags & MSG_TRUNC) {
-			printf("truncated: %zd bytes into %zu\n", n, bufsize);
+			h = (struct nlmsghdr *)rx;
+			printf("truncated: a message of %u bytes into %zu\n",
+			       h->nlmsg_len, bufsize);
 			return 0;
 		}
 		for (h = (struct nlmsghdr *)rx; NLMSG_OK(h, n); h = NLMSG_NEXT(h, n)) {

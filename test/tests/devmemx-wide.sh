@@ -56,7 +56,7 @@ all_queues() {
 	expect_eq "$(rxx dx-req dump)" "ok 1 $n" "dump on a fresh socket: bindings, queues"
 	# A 4K buffer is too small for this binding's one message (its size,
 	# exactly: headers, 21 attributes, 256 queue nests).
-	expect_eq "$(rxx dx-req dump 4096)" "truncated: 5332 bytes into 4096" \
+	expect_eq "$(rxx dx-req dump 4096)" "truncated: a message of 5332 bytes into 4096" \
 		"dump into 4K with a 256-queue binding"
 	# The dump, in text and JSON (the CLI's socket read before: 16K).
 	out=$(rxx devmemx show 2>&1) || fail "show (dump): $out"
@@ -76,7 +76,8 @@ dx_case all-queues all_queues
 # Many small bindings on the wide device: their messages fill more than 4K,
 # but none needs more than a page, so the dump's skbs stay a page and a
 # reader with a 4K buffer (libmnl's) reads them all. (The dump used to ask
-# for 5.5K skbs whatever the bindings: "truncated: 5376 bytes into 4096".)
+# for 5.5K skbs whatever the bindings: a 5376-byte datagram truncated into
+# 4096.)
 small_dump_4k() {
 	local q out ids=0 k=24
 	dx_defer unbind_all
