@@ -3,64 +3,16 @@
 # one of the NIC's queues (doc/lease.md). devmemx binds the netkit's queue
 # from the pod's namespace and puts the provider on dxsim1's queue, as
 # in-tree bind-rx does; a BPF program on dxsim1's ingress redirects the
-# pod's flow into its netkit (dx-redirect: bpf_redirect_peer, as the
+# pod's flow into its netkit (devmemx-rx redirect: bpf_redirect_peer, as the
 # kernel's nk_forward.bpf.c). Each way the lease ends ends the binding,
 # with dxsim1's queue restarted without the provider and nothing left.
 . /dx/guestlib.sh
+. /dx/lease-lib.sh
 
 dx_sim_devmem
 dx_defer dx_sim_teardown
 rxx() { ip netns exec rx "$@"; }
 pod() { ip netns exec nkns "$@"; }
-POD=198.51.100.2
-
-# nk_pair: the netkit pair nkp/nkc in netns rx (l3: no ARP), up, nkc's
-# ifindex in NKC, dxsim1's in PHYS; a cleanup deletes it (and with it any lease of its
-# queues), and netns nkns, where a case may have moved nkc.
-nk_gone() { ! rxx test -e /sys/class/net/nkp; }
-nk_del() {
-	ip netns del nkns 2>/dev/null || true
-	rxx ip link del nkp 2>/dev/null || true
-	wait_until 10 nk_gone || fail "the netkit pair did not go"
-}
-nk_pair() {
-	dx_defer nk_del
-	rxx ip link add nkp numrxqueues 2 type netkit mode l3 peer name nkc numrxqueues 2
-	rxx ip link set nkp up
-	rxx ip link set nkc up
-	NKC=$(rxx cat /sys/class/net/nkc/ifindex)
-	PHYS=$(rxx cat /sys/class/net/dxsim1/ifindex)
-}
-# nk_lease: nk_pair with queue 3 of dxsim1 leased to nkc, as its queue Q.
-nk_lease() {
-	local out
-	nk_pair
-	out=$(rxx dx-req lease "$NKC" 3 "$PHYS")
-	Q=${out#ok }
-	[ "$out" = "ok $Q" ] || fail "queue-create leasing queue 3 of dxsim1 to nkc: $out"
-}
-# nk_pod: nk_lease with nkc in netns nkns, the pod, as $POD; the pod's
-# flows redirected into it, their replies routed back by netns rx.
-nk_pod() {
-	nk_lease
-	ip netns add nkns
-	rxx ip link set nkc netns nkns
-	ip -n nkns -batch - <<-EOF
-		addr add $POD/32 dev nkc
-		link set nkc up
-		link set lo up
-		route add default dev nkc
-	EOF
-	rxx sh -c 'echo 1 >/proc/sys/net/ipv4/ip_forward'
-	rxx ip route add $POD/32 dev nkp
-	ip -n tx route replace $POD/32 via 192.0.2.2
-	# (ip execs it: $! is dx-redirect.)
-	ip netns exec rx dx-redirect dxsim1 nkp $POD >/tmp/redirect.out 2>&1 &
-	REDIRECT=$!
-	dx_defer dx_stop "$REDIRECT"
-	redirected() { grep -qx ok /tmp/redirect.out; }
-	wait_until 10 redirected || fail "dx-redirect: $(cat /tmp/redirect.out)"
-}
 # A cleanup: whatever is bound in netns rx, unbound.
 unbind_all() { rxx devmemx unbind all >/dev/null && dx_wait_idle; }
 # dxsim1's page pools that hold a dma-buf binding.
@@ -82,6 +34,8 @@ bound_queue() {
 	[ -n "$id" ] || fail "persistent bind of queue 2"
 	expect_eq "$(rxx dx-req lease "$NKC" 2 "$PHYS")" \
 		"errno 16: Device queue in use by memory provider" "lease of the bound queue 2"
+	expect_err 1 "devmemx-rx: lease of queue 2 of dxsim1 to nkc: Device queue in use by memory provider (Device or resource busy)" \
+		rxx devmemx-rx lease --netkit nkc --dev dxsim1 --queue 2
 	rxx devmemx unbind "$id" >/dev/null
 	dx_wait_idle
 }
@@ -102,7 +56,7 @@ dx_case phys-end phys_end
 pod_recv() {
 	local port=$1 bytes=$2
 	shift 2
-	steer "$port"
+	nk_steer "$port"
 	DX_RX_EXEC="ip netns exec nkns" recv_start rx "$port" "$bytes" \
 		--dev nkc --queues "$Q" --no-flow-rule --listen "$POD" "$@"
 	wait_until 20 pod_listening "$port" || fail "no listener in the pod: $(cat /tmp/rx.err)"
@@ -111,14 +65,6 @@ pod_recv() {
 		fail "send $bytes bytes to the pod: $(cat /tmp/rx.err)"
 	recv_check rx "$bytes"
 	flush_deferred_skbs
-}
-# steer PORT: dxsim1 steers TCP port PORT to queue 3 until the case ends.
-steer() {
-	local rule
-	rule=$(rxx ethtool -N dxsim1 flow-type tcp4 dst-port "$1" action 3 |
-		sed -n 's/.*ID \([0-9]*\).*/\1/p')
-	[ -n "$rule" ] || fail "steering port $1 to queue 3"
-	dx_defer rxx ethtool -N dxsim1 delete "$rule"
 }
 pod_listening() { RX_IN="ip netns exec nkns" listening "$1"; }
 
@@ -259,8 +205,8 @@ pol_ready() { devmemx info | grep -qx "policies: ready"; }
 ncdevmem_pod() {
 	local BYTES=4194304
 	nk_pod
-	steer 7610
-	steer 7611
+	nk_steer 7610
+	nk_steer 7611
 	NCD_DEV=nkc NCD_ADDR=$POD NCD_QUEUE=$Q RX_IN="ip netns exec nkns" \
 		NCD_WHILE= ncd_recv ncd-pod-4k 7610 -n
 	[ "$NCD_FRAG_MAX" -le 4096 ] || fail "in-tree in the pod: a fragment of $NCD_FRAG_MAX"
@@ -275,3 +221,49 @@ ncdevmem_pod() {
 	phys_idle "after ncdevmem"
 }
 dx_case ncdevmem ncdevmem_pod
+
+# make ab's lease set, short: devmemx-rx ab in the pod, in-tree 4K and
+# devmemx 64K through the lease, a verified pass and a verified timed run
+# of 4M each. Every run moved its bytes verified, as dma-buf fragments
+# (none linear), devmemx's longer than a page; the sim's NAPI threads were
+# placed after each bind (--bound-cmd).
+lease_ab() {
+	local out=/tmp/ab-lease csv bad
+	. /dx/ab-lib.sh
+	dx_defer ab_napi_off
+	rm -rf $out
+	mkdir -p $out
+	(ab_sets lease 4M 1 "" $out --verify) >$out/stdout 2>$out/stderr ||
+		fail "ab: $(tail -n 20 $out/stderr)"
+	csv=$out/lease.csv
+	expect_eq "$(($(wc -l <$csv) - 1))" 4 "CSV rows"
+	bad=$(awk -F, -v b="$(csv_col bytes $csv)" -v m="$(csv_col mismatches $csv)" \
+		-v v="$(csv_col verified $csv)" -v l="$(csv_col cmsgs_linear $csv)" \
+		-v d="$(csv_col cmsgs_dmabuf $csv)" \
+		'NR > 1 && ($b != 4194304 || $m != 0 || $v != 1 || $l != 0 || $d == 0)' $csv)
+	[ -z "$bad" ] || fail "runs that did not move 4M of verified dma-buf data: $bad"
+	bad=$(awk -F, -v c="$(csv_col config $csv)" -v f="$(csv_col frag_max $csv)" \
+		'NR > 1 && (($c == "devmemx-64K") != ($f > 4096))' $csv)
+	[ -z "$bad" ] || fail "largest fragments: $bad"
+	for c in netdev-4K devmemx-64K; do
+		grep -q "^| $c | 1 |" $out/lease.md || fail "no table row for $c: $(cat $out/lease.md)"
+	done
+	# The pod's netkit has no NAPI of its own: the table says nothing of
+	# it (dxsim1's is threaded).
+	! grep -q "NAPI not threaded" $out/lease.md ||
+		fail "the table calls the pod's NAPI unthreaded: $(grep NAPI $out/lease.md)"
+	for m in "receiving host s/GiB" cmsgs/GiB; do
+		grep -q "^| devmemx-64K / netdev-4K | $m | [0-9.]* | - | <= " $out/lease.md ||
+			fail "no ratio devmemx-64K / netdev-4K of $m: $(cat $out/lease.md)"
+	done
+	echo "# devmemx-64K / netdev-4K in the pod, one 4M run: $(awk -F' *[|] *' \
+		'$2 == "devmemx-64K / netdev-4K" { printf "%s%s %s", n++ ? ", " : "", $3, $4 }' $out/lease.md)"
+	dx_wait_idle
+	phys_idle "after ab"
+}
+# The sim's NAPI as dx_sim_devmem leaves it: not threaded.
+ab_napi_off() {
+	rxx sh -c 'echo 0 >/sys/class/net/dxsim1/threaded'
+	ip netns exec tx sh -c 'echo 0 >/sys/class/net/dxsim0/threaded'
+}
+dx_case ab lease_ab

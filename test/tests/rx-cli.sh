@@ -69,6 +69,18 @@ bad_usage() {
 		rx send --addr 127.0.0.1 --port 9 --bytes 1 x
 	expect_err 2 'devmemx-rx: bad --sender-tasks "napi/x-,": use task name prefixes, e.g. napi/eth1-,ksoftirqd/0' \
 		rx ab --dev lo --queues 0 --sender-tasks napi/x-,
+	expect_err 2 'devmemx-rx: lease needs --netkit NETKIT, --dev IFNAME and --queue Q' \
+		rx lease --netkit lo --dev lo
+	expect_err 2 'devmemx-rx: bad --queue "2-3": use a queue number, e.g. 2' \
+		rx lease --netkit lo --dev lo --queue 2-3
+	expect_err 2 'devmemx-rx: unknown option "--queues" for lease (try: devmemx-rx --help)' \
+		rx lease --netkit lo --dev lo --queues 2
+	expect_err 2 'devmemx-rx: redirect needs --dev IFNAME, --netkit NETKIT and --addr ADDR' \
+		rx redirect --dev lo --addr 192.0.2.9
+	expect_err 2 "devmemx-rx: bad --addr \"2001:db8::9\": use the pod's IPv4 address" \
+		rx redirect --dev lo --netkit lo --addr 2001:db8::9
+	expect_err 2 'devmemx-rx: redirect takes no argument "x" (try: devmemx-rx --help)' \
+		rx redirect --dev lo --netkit lo --addr 192.0.2.9 x
 }
 dx_case bad-usage bad_usage
 
@@ -81,6 +93,12 @@ before_kernel() {
 		rx ab --dev lo --queues 0 --sender-tasks napi/nope0-,nope/
 	expect_err 1 'devmemx-rx: generic netlink family "devmemx" not found: is the devmemx module loaded? (modprobe devmemx)' \
 		recv --dev lo --queues 0 --provider devmemx
+	expect_err 1 'devmemx-rx: --netkit: no network device "nope0" in this namespace (see: ip link)' \
+		rx lease --netkit nope0 --dev lo --queue 0
+	expect_err 1 'devmemx-rx: --dev: no network device "nope0" in this namespace (see: ip link)' \
+		rx redirect --dev nope0 --netkit lo --addr 192.0.2.9
+	expect_err 1 "devmemx-rx: --netkit lo is --dev: name the host's end of the pod's pair" \
+		rx redirect --dev lo --netkit lo --addr 192.0.2.9
 }
 dx_case before-kernel before_kernel
 
@@ -93,6 +111,9 @@ lo_refused() {
 	expect_err 1 "$lo_err" recv --dev lo --queues 0
 	expect_err 1 "$lo_err" recv --dev lo --queues 0 --udmabuf 4M
 	expect_err 1 "$lo_err" recv --dev lo --queues 0 --dma-heap system 4M
+	# queue-create: lo cannot take a leased queue.
+	expect_err 1 'devmemx-rx: lease of queue 0 of lo to lo: Device does not support queue creation (Invalid argument)' \
+		rx lease --netkit lo --dev lo --queue 0
 	expect_err 1 "devmemx-rx: /dev/dma_heap/nope: No such file or directory (see: ls /dev/dma_heap)" \
 		recv --dev lo --queues 0 --dma-heap nope 4M
 	expect_err 2 'devmemx-rx: --hugetlb goes with --udmabuf, not --vram' \

@@ -30,11 +30,19 @@ ab_configs() {
 # on every CPU: ab_napi_args has ab place the bound queues' after each
 # bind. Prints the taskset prefix for the receiver.
 ab_hosts() {
-	local p n=0 c comm cpus
-	cpus=$(nproc)
 	ip netns exec rx sh -c 'echo 1 >/sys/class/net/dxsim1/threaded' &&
 		ip netns exec tx sh -c 'echo 1 >/sys/class/net/dxsim0/threaded' ||
 		fail "cannot make the sim's NAPI threaded"
+	ab_napi_place || fail "cannot place the sim's NAPI threads"
+	[ "$(nproc)" -ge 2 ] && echo "taskset -c 1" || true
+}
+
+# ab_napi_place: ab_hosts's placing of the sim's NAPI threads there are
+# now; false, saying why, when one cannot be placed or there are none (a
+# thread that went meanwhile, its queue restarted, is not one).
+ab_napi_place() {
+	local p n=0 c comm cpus
+	cpus=$(nproc)
 	for p in /proc/[0-9]*; do
 		comm=$(cat $p/comm 2>/dev/null)
 		case $comm in
@@ -43,12 +51,17 @@ ab_hosts() {
 		*) continue ;;
 		esac
 		n=$((n + 1))
-		chrt -f -p 50 ${p#/proc/} >/dev/null || fail "cannot make $comm SCHED_FIFO"
+		if ! chrt -f -p 50 ${p#/proc/} >/dev/null && [ -e $p ]; then
+			echo "cannot make $comm SCHED_FIFO" >&2
+			return 1
+		fi
 		[ $cpus -ge 2 ] || continue
-		taskset -pc $c ${p#/proc/} >/dev/null || fail "cannot pin $comm to CPU $c"
+		if ! taskset -pc $c ${p#/proc/} >/dev/null && [ -e $p ]; then
+			echo "cannot pin $comm to CPU $c" >&2
+			return 1
+		fi
 	done
-	[ $n -gt 0 ] || fail "no NAPI threads of dxsim0 or dxsim1"
-	[ $cpus -ge 2 ] && echo "taskset -c 1" || true
+	[ $n -gt 0 ] || { echo "no NAPI threads of dxsim0 or dxsim1" >&2; return 1; }
 }
 
 # ab_napi_args: what ab_hosts does to dxsim1's NAPI threads, as devmemx-rx
@@ -62,19 +75,52 @@ ab_napi_args() {
 # netns rx, the sender in netns tx, the hosts as ab_hosts sets them; files
 # OUTDIR/NAME.{csv,sum.csv,md}. The dma-buf: AB_BUF's options (default
 # a 64M hugetlb udmabuf; empty: the caller's args name one). AB_FILL: the
-# sender's --fill in verified runs.
+# sender's --fill in verified runs. AB_NS, AB_DEV, AB_ADDR: the runner's
+# netns, device and address (rx, dxsim1, 192.0.2.2); AB_BOUND_CMD: what
+# places the NAPI threads after each bind, instead of ab_napi_args's
+# options (a leased queue's are the physical device's).
 ab_run() {
-	local name=$1 out=$2 pin buf=${AB_BUF---udmabuf 64M --hugetlb}
+	local name=$1 out=$2 pin buf=${AB_BUF---udmabuf 64M --hugetlb} napi
 	shift 2
 	pin=$(ab_hosts) || exit 1
-	ip netns exec rx $pin devmemx-rx ab --dev dxsim1 \
-		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr 192.0.2.2 --timeout 120${AB_FILL:+ --fill $AB_FILL}" \
-		--sender-tasks napi/dxsim0- $(ab_napi_args) \
+	if [ -n "${AB_BOUND_CMD:-}" ]; then
+		napi=(--bound-cmd "$AB_BOUND_CMD")
+	else
+		read -ra napi <<<"$(ab_napi_args)"
+	fi
+	ip netns exec "${AB_NS:-rx}" $pin devmemx-rx ab --dev "${AB_DEV:-dxsim1}" \
+		--sender "${pin:+taskset -c 0 }/sbin/ip netns exec tx devmemx-rx send --addr ${AB_ADDR:-192.0.2.2} --timeout 120${AB_FILL:+ --fill $AB_FILL}" \
+		--sender-tasks napi/dxsim0- "${napi[@]}" \
 		--load-cmd "insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x$(dx_ops_addr) $(dx_tok_params)" \
 		--unload-cmd "rmmod devmemx" $buf \
 		--tag "$DX_SERIES $name" --csv "$out/$name.csv" \
 		--summary "$out/$name.sum.csv" --md "$out/$name.md" "$@" ||
 		fail "devmemx-rx ab ($name) failed"
+}
+
+# ab_lease OUTDIR BYTES RUNS SEED [args...]: in-tree 4K and devmemx 64K
+# received in a pod through a queue leased from dxsim1 (lease-lib.sh): ab
+# runs in the pod's namespace and binds its netkit's queue; the host steers
+# the flow to the physical queue (--no-flow-rule) and devmemx-rx redirect
+# hands it to the pod. The pod's device has no NAPI: after each bind --bound-cmd
+# places dxsim1's, the bind having restarted its queue. Netkit has no
+# device time or queue stats: those columns are the pod's, empty. Its own
+# cleanups, in a subshell.
+ab_lease() {
+	local out=$1 bytes=$2 runs=$3 seed=$4
+	shift 4
+	(
+		. /dx/lease-lib.sh
+		DX_DEFERS=() DX_DEFER_TRAP=1
+		trap _dx_exit EXIT
+		nk_pod
+		nk_steer 7400
+		AB_NS=nkns AB_DEV=nkc AB_ADDR=$POD \
+		AB_BOUND_CMD="bash -c '. /dx/ab-lib.sh; ab_napi_place'" \
+			ab_run lease "$out" --configs netdev-4K,devmemx-64K --queues "$Q" \
+			--no-flow-rule --listen "$POD" --port 7400 --bytes "$bytes" \
+			--runs "$runs" ${seed:+--seed $seed} "$@"
+	) || fail "ab's lease set failed"
 }
 
 # ab_sets LIST BYTES RUNS SEED OUTDIR [extra args...]: main (every
@@ -84,7 +130,8 @@ ab_run() {
 # time, metadata and kernel memory of device memory from 1G to 256G; make
 # ab boots it a VM of its own), sockets (token memory and CPU of 1, 16 and
 # 64 sockets holding their tokens in batches), profile (where the
-# receiving host's CPU goes: ab_profile).
+# receiving host's CPU goes: ab_profile), lease (in-tree 4K and devmemx
+# 64K in a pod, through a leased queue: ab_lease).
 ab_sets() {
 	local sets=$1 bytes=$2 runs=$3 seed=$4 out=$5 s
 	shift 5
@@ -102,6 +149,7 @@ ab_sets() {
 		scale) ab_scale "$out" "$@" ;;
 		sockets) ab_sockets "$out" "$bytes" "$runs" "$seed" "$@" ;;
 		apps) ab_apps "$out" "$bytes" "$runs" "$seed" "$@" ;;
+		lease) ab_lease "$out" "$bytes" "$runs" "$seed" "$@" ;;
 		profile) ab_profile "$out" "$bytes" "$seed" "$@" ;;
 		*) fail "unknown ab set $s" ;;
 		esac

@@ -60,9 +60,6 @@ cp /src/build/tools/dx-vram "$stage/usr/bin/dx-vram"
 # vfio-pci's dma-buf exporter (test/helpers/dx-vfio.c, uses tools/lib).
 add_bin /src/build/tools/dx-vfio
 cp /src/build/tools/dx-vfio "$stage/usr/bin/dx-vfio"
-# A flow redirected into a pod's netkit (test/helpers/redirect.c).
-add_bin /src/build/tools/dx-redirect
-cp /src/build/tools/dx-redirect "$stage/usr/bin/dx-redirect"
 # vfio-pci and what it needs, for devmemx-vfio: decompressed, for insmod.
 mkdir -p "$stage/dx/kmods"
 for m in virt/lib/irqbypass drivers/vfio/vfio drivers/vfio/vfio_iommu_type1 \

@@ -4,7 +4,8 @@
  * netdev or devmemx), verify every byte, report counters; and the sender of
  * that stream. main hands each subcommand to its parser (which sits with
  * its usage) and then to the code that runs it: recv in rx-recv.c, send in
- * rx-send.c, ab in rx-ab.c, pools/queues/qstats in rx-netdev.c.
+ * rx-send.c, ab in rx-ab.c, pools/queues/qstats in rx-netdev.c, lease and
+ * redirect in rx-pod.c.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -57,11 +58,13 @@ static void rx_usage(FILE *f)
 	static const char *const synopses[] = {
 		rx_recv_synopsis, rx_send_synopsis, rx_ab_synopsis,
 		rx_pools_synopsis, rx_queues_synopsis, rx_qstats_synopsis,
+		rx_lease_synopsis, rx_redirect_synopsis,
 		"devmemx-rx -h | --help\n",
 	};
 	static const char *const helps[] = {
 		rx_recv_help, rx_send_help, rx_ab_help, rx_netdev_help,
-		"recv, send and ab also take --help. Exit status: 0 on success (recv: every\n"
+		rx_lease_help, rx_redirect_help,
+		"Every command also takes --help. Exit status: 0 on success (recv: every\n"
 		"byte arrived and verified), 1 on failure, 2 on bad usage.\n",
 	};
 	unsigned int i;
@@ -86,6 +89,8 @@ static int rx_parsed(int ret)
 
 int main(int argc, char **argv)
 {
+	struct rx_redirect_opts rd = { 0 };
+	struct rx_lease_opts lo = { 0 };
 	struct rx_netdev_opts no = { 0 };
 	struct ab_opts ao = { 0 };
 	struct rx_opts ro = { 0 };
@@ -130,6 +135,18 @@ int main(int argc, char **argv)
 		if (ret)
 			return rx_parsed(ret);
 		return rx_netdev_run(&no) ? 1 : 0;
+	}
+	if (!strcmp(cmd, "lease")) {
+		ret = rx_parse_lease(argc - 1, argv + 1, &lo);
+		if (ret)
+			return rx_parsed(ret);
+		return rx_lease_run(&lo) ? 1 : 0;
+	}
+	if (!strcmp(cmd, "redirect")) {
+		ret = rx_parse_redirect(argc - 1, argv + 1, &rd);
+		if (ret)
+			return rx_parsed(ret);
+		return rx_redirect_run(&rd) ? 1 : 0;
 	}
 	if (!strcmp(cmd, "selftest-pattern") && argc == 2)
 		return cmd_selftest_pattern() ? 1 : 0;

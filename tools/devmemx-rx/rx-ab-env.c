@@ -103,7 +103,7 @@ static void ab_flush_deferred(void)
  * Run a shell command (--load-cmd, --unload-cmd), with its stderr to
  * /dev/null if @quiet; 0 when it exited 0.
  */
-static int ab_sh(const char *cmd, bool quiet)
+int ab_sh(const char *cmd, bool quiet)
 {
 	char *q = NULL;
 	int st;
@@ -381,6 +381,18 @@ int ab_napi_check(const char *dev, bool pin)
 	char path[64 + IF_NAMESIZE], v[16] = "";
 	FILE *f;
 
+	/*
+	 * No parent device: a virtual one, e.g. a pod's netkit, whose leased
+	 * queues are served by the physical device's NAPI, out of its sight.
+	 */
+	snprintf(path, sizeof(path), "/sys/class/net/%s/device", dev);
+	if (access(path, F_OK)) {
+		if (!pin)
+			return -1;
+		fprintf(stderr, "devmemx-rx: --napi-cpus, --napi-fifo: %s is a virtual device, its queues served by another's NAPI: place that device's NAPI threads with --bound-cmd\n",
+			dev);
+		return -EINVAL;
+	}
 	snprintf(path, sizeof(path), "/sys/class/net/%s/threaded", dev);
 	f = fopen(path, "r");
 	if (!f)

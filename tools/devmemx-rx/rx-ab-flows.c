@@ -186,7 +186,7 @@ int ab_flows_open(struct ab *a, struct ab_flow *fl, uint32_t id,
 			    ab_held : NULL;
 		f->buf = &a->buf;
 		f->id = id;
-		ret = rx_flow_add(&f->rule, &f->o);
+		ret = a->o->no_flow_rule ? 0 : rx_flow_add(&f->rule, &f->o);
 		if (ret)
 			return ret;
 		f->lfd = rx_listen(&f->o);

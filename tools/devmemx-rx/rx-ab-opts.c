@@ -149,13 +149,14 @@ const char rx_ab_synopsis[] =
 	"                     [--providers netdev,devmemx,netdev-nodx,zcrx | --configs LIST]\n"
 	"                     [--zcrx-area dmabuf|host]\n"
 	"                     [--bytes N | --seconds S] [--cpus LIST] [--rx-cpus LIST]\n"
-	"                     [--napi-cpus LIST] [--napi-fifo PRIO]\n"
+	"                     [--napi-cpus LIST] [--napi-fifo PRIO] [--bound-cmd CMD]\n"
 	"                     [--runs N] [--flows N [--hold-bytes SIZE]] [--seed N] [--verify]\n"
 	"                     [--verify-every N]\n"
 	"                     [--csv FILE] [--summary FILE] [--md FILE] [--tag TEXT]\n"
 	"                     [--port PORT] [--udmabuf SIZE [--hugetlb] | --dma-heap NAME SIZE |\n"
 	"                      --vram SIZE | --pid PID --fd FD]\n"
-	"                     [--listen ADDR] [--sender CMD] [--sender-tasks LIST]\n"
+	"                     [--listen ADDR] [--no-flow-rule] [--sender CMD]\n"
+	"                     [--sender-tasks LIST]\n"
 	"                     [--load-cmd CMD] [--unload-cmd CMD] [--profile-cmd CMD]\n"
 	"                     [--app CMD --app-frags PREFIX [--app-bytes PREFIX]\n"
 	"                      [--app-verify ARGS] [--app-bad PREFIX]] [--timeout SEC]\n";
@@ -204,6 +205,11 @@ const char rx_ab_help[] =
 	"                        may make new NAPI threads when a queue is bound)\n"
 	"  --napi-fifo PRIO      after each bind, run the NAPI thread of each bound\n"
 	"                        queue at SCHED_FIFO PRIO (1-99; threaded NAPI only)\n"
+	"  --bound-cmd CMD       shell command run after each bind (and after\n"
+	"                        --napi-cpus and --napi-fifo), before the run's\n"
+	"                        flows: e.g. to place the NAPI threads of the\n"
+	"                        physical device a leased queue is on, which the\n"
+	"                        pod's --dev does not have\n"
 	"  --runs N              timed runs per configuration (default 5)\n"
 	"  --flows N             connections per run, on ports PORT..PORT+N-1, flow i\n"
 	"                        steered to queue i of LIST, counting round it\n"
@@ -241,6 +247,9 @@ const char rx_ab_help[] =
 	"                        host's\n"
 	"  --listen ADDR         listen on ADDR, as for recv; also the address the\n"
 	"                        printed sender loop sends to\n"
+	"  --no-flow-rule        install no ntuple rules: the flows are steered to\n"
+	"                        --queues already (a leased queue's host steers its\n"
+	"                        physical device, which the pod cannot)\n"
 	"  --profile-cmd CMD     shell command run during each timed run's measured\n"
 	"                        window, %c in it replaced by the configuration's\n"
 	"                        name; the run starts once it prints a line (at\n"
@@ -339,6 +348,8 @@ static int ab_opt(int c, char *arg, int argc, char **argv, struct ab_opts *o)
 	case O_LOAD_CMD: o->load_cmd = arg; return 0;
 	case O_UNLOAD_CMD: o->unload_cmd = arg; return 0;
 	case O_PROFILE_CMD: o->profile_cmd = arg; return 0;
+	case O_BOUND_CMD: o->bound_cmd = arg; return 0;
+	case O_NO_FLOW_RULE: o->no_flow_rule = true; return 0;
 	case O_APP: o->app = arg; return 0;
 	case O_APP_VERIFY: o->app_verify = arg; return 0;
 	case O_APP_FRAGS: o->app_frags = arg; return 0;
@@ -425,7 +436,7 @@ int rx_parse_ab(int argc, char **argv, struct ab_opts *o)
 		O_LISTEN, O_SENDER, O_SENDER_TASKS, O_LOAD_CMD, O_UNLOAD_CMD,
 		O_TIMEOUT, O_SECONDS, O_CPUS, O_RX_CPUS, O_NAPI_CPUS,
 		O_NAPI_FIFO, O_PROFILE_CMD, O_APP, O_APP_VERIFY, O_APP_FRAGS,
-		O_APP_BAD, O_APP_BYTES, 'h', 0
+		O_APP_BAD, O_APP_BYTES, O_NO_FLOW_RULE, O_BOUND_CMD, 'h', 0
 	};
 	struct option opts[ARRAY_SIZE(codes)];
 	int c;

@@ -86,7 +86,10 @@ struct ab_zq {
 int ab_snap(struct ab *a, struct ab_snap *s);
 void ab_delta(const struct ab *a, struct ab_result *r,
 	      const struct ab_snap *s0, const struct ab_snap *s1);
-/* After a bind: the bound queues' NAPI threads placed as the options ask. */
+/*
+ * After a bind: the bound queues' NAPI threads placed as the options ask,
+ * then --bound-cmd run.
+ */
 int ab_napi_queues(struct ab *a, bool say);
 
 /* rx-ab-app.c: --app and the policy configurations. */
@@ -125,8 +128,8 @@ int ab_dx_load(struct ab *a);
 int ab_cpu_setup(struct ab *a);
 /*
  * Whether @dev's NAPI runs in threads: 1, 0 (said why that matters), -1
- * unknown; -EINVAL (said) when not and @pin (--napi-cpus, --napi-fifo)
- * needs it.
+ * unknown (or a virtual device, whose queues another's NAPI serves);
+ * -EINVAL (said) when not and @pin (--napi-cpus, --napi-fifo) needs it.
  */
 int ab_napi_check(const char *dev, bool pin);
 /*
@@ -143,6 +146,8 @@ int ab_kick(const cpu_set_t *set, double *t);
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		int cpu, unsigned int fifo, bool say);
+/* @cmd run by /bin/sh (its errors hidden if @quiet): 0 when it exited 0. */
+int ab_sh(const char *cmd, bool quiet);
 /* In a forked child: run @cmd by /bin/sh with no signal blocked; no return. */
 void ab_exec_sh(const char *cmd) __attribute__((noreturn));
 /*

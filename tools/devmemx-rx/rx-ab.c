@@ -233,7 +233,6 @@ static int ab_zcrx_open(struct ab *a, struct ab_zq *zq, uint32_t size)
 	return ret;
 }
 
-/* After a bind: the bound queues' NAPI threads placed as the options ask. */
 int ab_napi_queues(struct ab *a, bool say)
 {
 	unsigned int i;
@@ -245,6 +244,11 @@ int ab_napi_queues(struct ab *a, bool say)
 				  a->o->napi_cpus.n ?
 				  (int)a->o->napi_cpus.cpu[i % a->o->napi_cpus.n] : -1,
 				  a->o->napi_fifo, say);
+	if (!ret && a->o->bound_cmd && ab_sh(a->o->bound_cmd, false)) {
+		fprintf(stderr, "devmemx-rx: --bound-cmd \"%s\" failed\n",
+			a->o->bound_cmd);
+		ret = -EIO;
+	}
 	return ret;
 }
 

@@ -78,6 +78,8 @@ struct ab_opts {
 	const char *sender;		/* run "SENDER --port P --bytes N" */
 	const char *load_cmd, *unload_cmd;
 	const char *profile_cmd;	/* during each timed run's window */
+	const char *bound_cmd;		/* after each bind */
+	bool no_flow_rule;		/* the flows are steered already */
 	/* --app: an application receives instead of ab (rx-ab-app.c). */
 	const char *app, *app_verify, *app_frags, *app_bad, *app_bytes;
 	const char *sender_tasks;	/* comm prefixes, comma-separated */

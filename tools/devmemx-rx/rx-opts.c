@@ -298,6 +298,7 @@ static const struct option rx_options[] = {
 	{ "load-cmd", required_argument, NULL, O_LOAD_CMD },
 	{ "unload-cmd", required_argument, NULL, O_UNLOAD_CMD },
 	{ "profile-cmd", required_argument, NULL, O_PROFILE_CMD },
+	{ "bound-cmd", required_argument, NULL, O_BOUND_CMD },
 	{ "app", required_argument, NULL, O_APP },
 	{ "app-verify", required_argument, NULL, O_APP_VERIFY },
 	{ "app-frags", required_argument, NULL, O_APP_FRAGS },

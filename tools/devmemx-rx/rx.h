@@ -3,6 +3,7 @@
 #ifndef DX_RX_H
 #define DX_RX_H
 
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -205,6 +206,26 @@ struct rx_netdev_opts {
  */
 int rx_parse_netdev(int argc, char **argv, struct rx_netdev_opts *o);
 int rx_netdev_run(const struct rx_netdev_opts *o);
+
+/* rx-pod.c: the host's half of a pod's leased queue. */
+extern const char rx_lease_synopsis[], rx_lease_help[];
+extern const char rx_redirect_synopsis[], rx_redirect_help[];
+struct rx_lease_opts {
+	const char *netkit, *dev;
+	uint32_t queue;
+	bool has_queue;
+	bool json;
+};
+int rx_parse_lease(int argc, char **argv, struct rx_lease_opts *o);
+/* The queue made, printed: 0, or -errno after a message. */
+int rx_lease_run(const struct rx_lease_opts *o);
+struct rx_redirect_opts {
+	const char *dev, *netkit, *addr;
+	struct in_addr in;	/* @addr */
+};
+int rx_parse_redirect(int argc, char **argv, struct rx_redirect_opts *o);
+/* Until SIGINT or SIGTERM: 0, or -errno after a message. */
+int rx_redirect_run(const struct rx_redirect_opts *o);
 
 /* rx-recv.c: recv, as @o asks; 0 or -errno after a message. */
 int rx_recv(struct rx_opts *o);
