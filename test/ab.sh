@@ -29,7 +29,7 @@
 set -uo pipefail
 . "$(dirname "$0")/hostlib.sh"
 
-kernels=${KERNELS:-7.2 7.3} bytes=512M runs=7 seed= sets=main,flows4,grooff,sockets,apps
+kernels=${KERNELS:-7.2 7.3} bytes=512M runs=7 seed= sets=main,flows4,grooff,sockets,apps,lease
 while getopts k:b:r:s:S: o; do
 	case $o in
 	k) kernels=$OPTARG ;;

@@ -11,7 +11,8 @@ DOC=/dx/mlx5.md
 # (BYTES as a plain number: the VM's head is busybox's, which has no "M".)
 BYTES_N=$((8 * 1024 * 1024))
 export IF=dxsim1 ADDR=192.0.2.2 PORT=5201 CHANNELS=4 RSS=2 Q=2 SIZE=64K \
-	DMABUF=128M BYTES=$BYTES_N RUNS=1 RUNSEC=1 NAPICPU=1 RXCPU=0
+	DMABUF=128M BYTES=$BYTES_N RUNS=1 RUNSEC=1 NAPICPU=1 RXCPU=0 \
+	POD_NS=pod POD_ADDR=198.51.100.2
 declare -A RAN
 
 # block NAME: the ```sh block right after the marker, as the runbook has it
@@ -43,11 +44,11 @@ run() {
 # has WHAT TEXT LINE: TEXT has exactly the line LINE.
 has() { grep -qxF -- "$3" <<<"$2" || fail "$1: no line '$3' in: $2"; }
 
-# bg NAME: start block NAME in netns rx in the background; output in
-# /tmp/rb-NAME.{out,err}, its pid in BG_PID.
+# bg NAME [NS]: start block NAME in netns NS (rx) in the background;
+# output in /tmp/rb-NAME.{out,err}, its pid in BG_PID.
 bg() {
 	code "$1"
-	ip netns exec rx bash -eu -c "$CODE" >/tmp/rb-$1.out 2>/tmp/rb-$1.err &
+	ip netns exec "${2:-rx}" bash -eu -c "$CODE" >/tmp/rb-$1.out 2>/tmp/rb-$1.err &
 	BG_PID=$!
 }
 
@@ -69,11 +70,16 @@ vm_limit=$(cat $LIMIT) vm_pages=$(cat /proc/sys/vm/nr_hugepages)
 echo 64 >$LIMIT
 dx_load
 sim_setup 4
-BG_PID=
+BG_PID= RD_PID=
 cleanup() {
 	[ -z "$BG_PID" ] || kill "$BG_PID" 2>/dev/null || true
+	[ -z "$RD_PID" ] || kill "$RD_PID" 2>/dev/null || true
+	ip netns del pod 2>/dev/null || true
+	ip -n rx link del nkh 2>/dev/null || true
+	ip -n tx route del 198.51.100.2/32 2>/dev/null || true
 	ip netns exec rx devmemx unbind all >/dev/null 2>&1 || true
-	rm -f /tmp/ab.md /tmp/ab.csv /tmp/devmemx-udmabuf-limit /tmp/devmemx-hugepages
+	rm -f /tmp/ab.md /tmp/ab.csv /tmp/pod-ab.md /tmp/pod-ab.csv \
+		/tmp/devmemx-udmabuf-limit /tmp/devmemx-hugepages
 	dx_sim_teardown
 	echo "$vm_limit" >$LIMIT
 	[ "$(cat /proc/sys/vm/nr_hugepages)" = "$vm_pages" ] || echo "$vm_pages" >/proc/sys/vm/nr_hugepages
@@ -203,6 +209,67 @@ q2b=$(ip netns exec rx devmemx-rx qstats -j --dev dxsim1 | grep '"queue-type":0,
 grep -Eq '^ +rx2_hw_gro_packets: [1-9][0-9]*$' <<<"$out" ||
 	fail "stats: ethtool -S has no HW-GRO on queue 2: $out"
 
+# ---- a pod on a leased queue: the host's steps, the pod's, the A/B ---------
+ip netns add pod
+forward=$(ip netns exec rx cat /proc/sys/net/ipv4/ip_forward)
+run rx pod-lease
+out=$OUT
+has pod-lease "$out" "queue 1 of nkp leases queue 2 of dxsim1"
+POD_RULE=$(sed -n 's/^Added rule with ID \([0-9]*\)$/\1/p' <<<"$out")
+[ -n "$POD_RULE" ] || fail "pod-lease: no rule id in: $out"
+export POD_RULE
+expect_eq "$(ip -n pod -br link show nkp | awk '{ print $1 }')" "nkp@if$(ip -n rx -o link show nkh | cut -d: -f1)" \
+	"pod-lease: nkp in the pod, nkh's peer"
+# pod-redirect runs until stopped (bash -c execs it: its pid is RD_PID).
+code pod-redirect
+ip netns exec rx bash -eu -c "$CODE" >/tmp/rb-pod-redirect.out 2>&1 &
+RD_PID=$!
+redirecting() { grep -q '^redirecting IPv4 for 198.51.100.2 from dxsim1 to nkh' /tmp/rb-pod-redirect.out; }
+wait_until 10 redirecting || fail "pod-redirect: $(cat /tmp/rb-pod-redirect.out)"
+run pod pod-net
+bg pod-recv pod
+pod_listening() { RX_IN="ip netns exec pod" listening 5201; }
+wait_until 30 pod_listening || fail "pod-recv: not listening: $(cat /tmp/rb-pod-recv.err)"
+show=$(ip netns exec pod devmemx show)
+has "pod-recv: the pod's show" "$show" "queues: id=1,buf-size=64K,lease-queue=2"
+expect_eq "$(ip netns exec rx devmemx -j show)" "" "pod-recv: the host's show"
+run tx pod-route
+run tx pod-send
+expect_eq "$(jget bytes_sent <(echo "$OUT"))" "$BYTES_N" "pod-send: bytes sent"
+bg_wait pod-recv
+expect_eq "$(jget bytes /tmp/rb-pod-recv.out)" "$BYTES_N" "pod-recv: bytes received"
+expect_eq "$(jget mismatches /tmp/rb-pod-recv.out)" 0 "pod-recv: mismatching bytes"
+expect_eq "$(jget cmsgs_linear /tmp/rb-pod-recv.out)" 0 "pod-recv: bytes not in the dma-buf"
+[ "$(jget frag_max /tmp/rb-pod-recv.out)" -gt 4096 ] ||
+	fail "pod-recv: no fragment above 4K: $(cat /tmp/rb-pod-recv.out)"
+flush_deferred_skbs
+dx_wait_idle
+bg pod-ab pod
+pod_loops() { grep '^  for i in ' /tmp/rb-pod-ab.out; }
+wait_until 60 pod_loops || fail "pod-ab printed no sender loop: $(cat /tmp/rb-pod-ab.out /tmp/rb-pod-ab.err)"
+expect_eq "$(pod_loops)" \
+	"  for i in \$(seq 4); do devmemx-rx send --addr 198.51.100.2 --port 5201 --until-closed --timeout 120 || break; done" \
+	"pod-ab: the sender's loop"
+ip netns exec tx bash -c "$(pod_loops)" >/dev/null || fail "pod-ab: the sender loop failed"
+bg_wait pod-ab
+for cfg in netdev-4K devmemx-64K; do
+	expect_eq "$(awk -F, -v c="$cfg" '$4 == c { n++ } END { print n + 0 }' /tmp/pod-ab.csv)" 2 \
+		"pod-ab: rows of $cfg in pod-ab.csv"
+done
+grep -q '^| devmemx-64K / netdev-4K | cmsgs/GiB | ' /tmp/pod-ab.md ||
+	fail "pod-ab: no devmemx-64K / netdev-4K in pod-ab.md: $(cat /tmp/pod-ab.md)"
+kill "$RD_PID"
+wait "$RD_PID" || fail "pod-redirect: exit $? at SIGTERM"
+RD_PID=
+run rx pod-end
+ip netns del pod
+ip -n tx route del 198.51.100.2/32
+ip netns exec rx sh -c "echo $forward >/proc/sys/net/ipv4/ip_forward"
+dx_wait_idle
+expect_eq "$(dmabuf_pools rx)" 0 "pod-end: dxsim1's pools with a binding"
+expect_eq "$(ip netns exec rx ethtool -n dxsim1 | grep -c '^Filter:' || true)" 1 "pod-end: rules left (steer's)"
+echo "# pod: $(jget bytes /tmp/rb-pod-recv.out) bytes received in the pod, largest fragment $(jget frag_max /tmp/rb-pod-recv.out); pod-ab: $(awk -F' *[|] *' '$2 == "devmemx-64K / netdev-4K" { printf "%s%s %s", n++ ? ", " : "", $3, $4 }' /tmp/pod-ab.md)"
+
 # ---- clean up ------------------------------------------------------------------
 run rx restore
 expect_eq "$(ip netns exec rx ethtool -n dxsim1 | grep -c '^Filter:' || true)" 0 "restore: rules left"
@@ -219,5 +286,5 @@ expect_eq "$(sed -n 's/^<!-- runbook: \([a-z0-9-]*\) -->$/\1/p' "$DOC" | sort | 
 	"$(printf '%s\n' "${!RAN[@]}" | sort | tr '\n' ' ')" "runbook blocks run by this test"
 
 trap - EXIT
-rm -f /tmp/ab.md /tmp/ab.csv
+rm -f /tmp/ab.md /tmp/ab.csv /tmp/pod-ab.md /tmp/pod-ab.csv
 dx_sim_teardown

@@ -4,8 +4,8 @@
 # in-tree 4K (with devmemx loaded and not), devmemx 4K to 64K (and on 7.3
 # in-tree 16K and 64K), one flow and four, and an rx-gro-hw off pair.
 # Kernel arguments: dx.ab_bytes (per run), dx.ab_runs, dx.ab_seed,
-# dx.ab_sets (main,flows4,grooff,apps,scale,sockets). Files come out as DX-FILE
-# blocks.
+# dx.ab_sets (main,flows4,grooff,apps,scale,sockets,lease). Files come out
+# as DX-FILE blocks.
 . /dx/guestlib.sh
 . /dx/ab-lib.sh
 
