@@ -36,6 +36,8 @@ bound_queue() {
 		"errno 16: Device queue in use by memory provider" "lease of the bound queue 2"
 	expect_err 1 "devmemx-rx: lease of queue 2 of dxsim1 to nkc: Device queue in use by memory provider (Device or resource busy)" \
 		rxx devmemx-rx lease --netkit nkc --dev dxsim1 --queue 2
+	expect_err 1 "devmemx-rx: lease of queue 9 of dxsim1 to nkc: dxsim1 has no RX queue 9 (see: ethtool -l dxsim1) (Numerical result out of range)" \
+		rxx devmemx-rx lease --netkit nkc --dev dxsim1 --queue 9
 	rxx devmemx unbind "$id" >/dev/null
 	dx_wait_idle
 }
@@ -237,11 +239,11 @@ lease_ab() {
 		fail "ab: $(tail -n 20 $out/stderr)"
 	csv=$out/lease.csv
 	expect_eq "$(($(wc -l <$csv) - 1))" 4 "CSV rows"
-	bad=$(awk -F, -v b="$(csv_col bytes $csv)" -v m="$(csv_col mismatches $csv)" \
-		-v v="$(csv_col verified $csv)" -v l="$(csv_col cmsgs_linear $csv)" \
-		-v d="$(csv_col cmsgs_dmabuf $csv)" \
-		'NR > 1 && ($b != 4194304 || $m != 0 || $v != 1 || $l != 0 || $d == 0)' $csv)
-	[ -z "$bad" ] || fail "runs that did not move 4M of verified dma-buf data: $bad"
+	bad=$(ab_unverified $csv 4194304)
+	[ -z "$bad" ] || fail "runs that did not move 4M of verified data: $bad"
+	bad=$(awk -F, -v l="$(csv_col cmsgs_linear $csv)" -v d="$(csv_col cmsgs_dmabuf $csv)" \
+		'NR > 1 && ($l != 0 || $d == 0)' $csv)
+	[ -z "$bad" ] || fail "runs with payload outside the dma-buf: $bad"
 	bad=$(awk -F, -v c="$(csv_col config $csv)" -v f="$(csv_col frag_max $csv)" \
 		'NR > 1 && (($c == "devmemx-64K") != ($f > 4096))' $csv)
 	[ -z "$bad" ] || fail "largest fragments: $bad"
@@ -266,4 +268,5 @@ ab_napi_off() {
 	rxx sh -c 'echo 0 >/sys/class/net/dxsim1/threaded'
 	ip netns exec tx sh -c 'echo 0 >/sys/class/net/dxsim0/threaded'
 }
+dx_debug_no ab "make ab's harness: the kernel paths it runs are pod-flow's"
 dx_case ab lease_ab

@@ -50,16 +50,17 @@ ab_napi_place() {
 		napi/dxsim0-*) c=0 ;;
 		*) continue ;;
 		esac
-		n=$((n + 1))
-		if ! chrt -f -p 50 ${p#/proc/} >/dev/null && [ -e $p ]; then
+		if ! chrt -f -p 50 ${p#/proc/} >/dev/null; then
+			[ ! -e $p ] && continue
 			echo "cannot make $comm SCHED_FIFO" >&2
 			return 1
 		fi
-		[ $cpus -ge 2 ] || continue
-		if ! taskset -pc $c ${p#/proc/} >/dev/null && [ -e $p ]; then
+		if [ $cpus -ge 2 ] && ! taskset -pc $c ${p#/proc/} >/dev/null; then
+			[ ! -e $p ] && continue
 			echo "cannot pin $comm to CPU $c" >&2
 			return 1
 		fi
+		n=$((n + 1))
 	done
 	[ $n -gt 0 ] || { echo "no NAPI threads of dxsim0 or dxsim1" >&2; return 1; }
 }
@@ -121,6 +122,14 @@ ab_lease() {
 			--no-flow-rule --listen "$POD" --port 7400 --bytes "$bytes" \
 			--runs "$runs" ${seed:+--seed $seed} "$@"
 	) || fail "ab's lease set failed"
+}
+
+# ab_unverified CSV BYTES: the rows of ab's CSV whose run did not move
+# BYTES verified, without a mismatch.
+ab_unverified() {
+	awk -F, -v b="$(csv_col bytes "$1")" -v m="$(csv_col mismatches "$1")" \
+		-v v="$(csv_col verified "$1")" -v n="$2" \
+		'NR > 1 && ($b != n || $m != 0 || $v != 1)' "$1"
 }
 
 # ab_sets LIST BYTES RUNS SEED OUTDIR [extra args...]: main (every

@@ -103,7 +103,7 @@ static void ab_flush_deferred(void)
  * Run a shell command (--load-cmd, --unload-cmd), with its stderr to
  * /dev/null if @quiet; 0 when it exited 0.
  */
-int ab_sh(const char *cmd, bool quiet)
+static int ab_sh(const char *cmd, bool quiet)
 {
 	char *q = NULL;
 	int st;

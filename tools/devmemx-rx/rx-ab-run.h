@@ -146,8 +146,6 @@ int ab_kick(const cpu_set_t *set, double *t);
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		int cpu, unsigned int fifo, bool say);
-/* @cmd run by /bin/sh (its errors hidden if @quiet): 0 when it exited 0. */
-int ab_sh(const char *cmd, bool quiet);
 /* In a forked child: run @cmd by /bin/sh with no signal blocked; no return. */
 void ab_exec_sh(const char *cmd) __attribute__((noreturn));
 /*

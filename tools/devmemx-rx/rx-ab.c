@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/netdev.h>
@@ -233,6 +234,25 @@ static int ab_zcrx_open(struct ab *a, struct ab_zq *zq, uint32_t size)
 	return ret;
 }
 
+/*
+ * --bound-cmd by /bin/sh, without the signals ab blocks (Ctrl-C reaches
+ * it): 0 when it exited 0.
+ */
+static int ab_bound_cmd(const char *cmd)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		ab_exec_sh(cmd);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+}
+
 int ab_napi_queues(struct ab *a, bool say)
 {
 	unsigned int i;
@@ -244,7 +264,7 @@ int ab_napi_queues(struct ab *a, bool say)
 				  a->o->napi_cpus.n ?
 				  (int)a->o->napi_cpus.cpu[i % a->o->napi_cpus.n] : -1,
 				  a->o->napi_fifo, say);
-	if (!ret && a->o->bound_cmd && ab_sh(a->o->bound_cmd, false)) {
+	if (!ret && a->o->bound_cmd && ab_bound_cmd(a->o->bound_cmd)) {
 		fprintf(stderr, "devmemx-rx: --bound-cmd \"%s\" failed\n",
 			a->o->bound_cmd);
 		ret = -EIO;

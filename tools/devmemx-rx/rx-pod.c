@@ -8,12 +8,14 @@
  * queue's index, which the pod binds.
  *
  * devmemx-rx redirect --dev IFNAME --netkit NETKIT --addr ADDR: a tcx
- * program on IFNAME's ingress hands every IPv4 packet for ADDR to the peer
- * of NETKIT (the host's end of the pair) with bpf_redirect_peer(), as the
- * kernel's selftest nk_forward.bpf.c does for an IPv6 prefix; other
- * packets pass. The program is written out as instructions (no compiler
- * or object file needed) and lives as long as the command: it prints one
- * line once attached and detaches at SIGINT or SIGTERM.
+ * program on IFNAME's ingress hands every IPv4 packet for ADDR to NETKIT's
+ * peer (NETKIT is the host's end of the pair, its peer the pod's) with
+ * bpf_redirect_peer(), as the kernel's selftest nk_forward.bpf.c does for
+ * an IPv6 prefix; other packets go on to the next tcx program and tc (one
+ * such program per pod on a NIC). The program is written out as
+ * instructions (no compiler or object file needed) and lives as long as
+ * the command: it prints one line once attached and detaches at SIGINT or
+ * SIGTERM.
  */
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -49,6 +51,64 @@ const char rx_lease_help[] =
 	"  --queue Q             that queue (steer the pod's flows to it)\n"
 	"  -j, --json            {\"ifindex\": NETKIT's, \"id\": the new queue}\n";
 
+/*
+ * The options of @cmd (@opts, short ones @shorts) in @argv, each given to
+ * @take(@o, its code, its value): 0, 1 for --help, or < 0 after a message.
+ */
+static int rx_pod_opts(int argc, char **argv, const char *cmd,
+		       const char *shorts, const struct option *opts,
+		       int (*take)(void *o, int c, char *arg), void *o)
+{
+	int c, ret;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
+		if (c == 'h')
+			return 1;	/* --help: main prints the usage */
+		if (c == ':')
+			return dx_bad_usage("%s needs a value", argv[optind - 1]);
+		if (c == '?')
+			return dx_bad_usage("unknown option \"%s\" for %s (try: devmemx-rx --help)",
+					    argv[optind - 1], cmd);
+		ret = take(o, c, optarg);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc)
+		return dx_bad_usage("%s takes no argument \"%s\" (try: devmemx-rx --help)",
+				    cmd, argv[optind]);
+	return 0;
+}
+
+static int rx_lease_opt(void *arg, int c, char *val)
+{
+	struct rx_lease_opts *o = arg;
+	unsigned long q;
+	char *end;
+
+	switch (c) {
+	case 'n':
+		o->netkit = val;
+		return 0;
+	case 'd':
+		o->dev = val;
+		return 0;
+	case 'q':
+		errno = 0;
+		q = strtoul(val, &end, 10);
+		if (!isdigit((unsigned char)*val) || *end || errno || q > UINT32_MAX)
+			return dx_bad_usage("bad --queue \"%s\": use a queue number, e.g. 2",
+					    val);
+		o->queue = q;
+		o->has_queue = true;
+		return 0;
+	default:	/* 'j' */
+		o->json = true;
+		return 0;
+	}
+}
+
 int rx_parse_lease(int argc, char **argv, struct rx_lease_opts *o)
 {
 	static const struct option opts[] = {
@@ -59,45 +119,10 @@ int rx_parse_lease(int argc, char **argv, struct rx_lease_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned long q;
-	char *end;
-	int opt;
+	int ret = rx_pod_opts(argc, argv, "lease", ":jh", opts, rx_lease_opt, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			o->netkit = optarg;
-			break;
-		case 'd':
-			o->dev = optarg;
-			break;
-		case 'q':
-			errno = 0;
-			q = strtoul(optarg, &end, 10);
-			if (!isdigit((unsigned char)*optarg) || *end || errno ||
-			    q > UINT32_MAX)
-				return dx_bad_usage("bad --queue \"%s\": use a queue number, e.g. 2",
-						    optarg);
-			o->queue = q;
-			o->has_queue = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			return 1;	/* --help: main prints the usage */
-		case ':':
-			return dx_bad_usage("%s needs a value", argv[optind - 1]);
-		default:
-			return dx_bad_usage("unknown option \"%s\" for lease (try: devmemx-rx --help)",
-					    argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return dx_bad_usage("lease takes no argument \"%s\" (try: devmemx-rx --help)",
-				    argv[optind]);
+	if (ret)
+		return ret;
 	if (!o->netkit || !o->dev || !o->has_queue)
 		return dx_bad_usage("lease needs --netkit NETKIT, --dev IFNAME and --queue Q");
 	return 0;
@@ -117,13 +142,20 @@ static unsigned int rx_pod_dev(const char *name, const char *opt)
 /* What to change when the kernel refused without saying why. */
 static const char *rx_lease_hint(int err, const char *extack, void *arg)
 {
-	(void)arg;
+	const struct rx_lease_opts *o = arg;
+	static char hint[64 + 2 * IF_NAMESIZE];
+
 	if (extack)
 		return NULL;
 	if (err == EOPNOTSUPP)
 		return "this kernel leases no queues (netdev queue-create came in Linux 7.2)";
 	if (err == EPERM)
 		return "leasing a queue needs CAP_NET_ADMIN";
+	if (err == ERANGE) {
+		snprintf(hint, sizeof(hint), "%s has no RX queue %u (see: ethtool -l %s)",
+			 o->dev, o->queue, o->dev);
+		return hint;
+	}
 	return NULL;
 }
 
@@ -171,6 +203,7 @@ int rx_lease_run(const struct rx_lease_opts *o)
 	snprintf(what, sizeof(what), "lease of queue %u of %s to %s", o->queue,
 		 o->dev, o->netkit);
 	nl.hint = rx_lease_hint;
+	nl.hint_arg = (void *)o;
 	ret = dx_nl_call(&nl, msg, NETDEV_A_QUEUE_MAX, rx_lease_reply, &id, what);
 	dx_nl_close(&nl);
 	if (ret)
@@ -202,11 +235,11 @@ static int rx_redirect_load(unsigned int peer, struct in_addr addr)
 			offsetof(struct __sk_buff, data), 0),
 		RX_INSN(BPF_LDX | BPF_W | BPF_MEM, BPF_REG_3, BPF_REG_1,
 			offsetof(struct __sk_buff, data_end), 0),
-		/* the headers in the linear part, or pass (to the last two) */
+		/* the headers in the linear part, or next (the last two) */
 		RX_INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_2, 0, 0),
 		RX_INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_4, 0, 0, RX_HDRS),
 		RX_INSN(BPF_JMP | BPF_JGT | BPF_X, BPF_REG_4, BPF_REG_3, 8, 0),
-		/* IPv4, for @addr, or pass */
+		/* IPv4, for @addr, or next */
 		RX_INSN(BPF_LDX | BPF_H | BPF_MEM, BPF_REG_5, BPF_REG_2,
 			RX_ETH_PROTO, 0),
 		RX_INSN(BPF_JMP32 | BPF_JNE | BPF_K, BPF_REG_5, 0, 6,
@@ -220,8 +253,8 @@ static int rx_redirect_load(unsigned int peer, struct in_addr addr)
 		RX_INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_2, 0, 0, 0),
 		RX_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_redirect_peer),
 		RX_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-		/* pass */
-		RX_INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, TCX_PASS),
+		/* next: the next program's, or tc's, or the stack's */
+		RX_INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, TCX_NEXT),
 		RX_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	static char log[4096];
@@ -251,13 +284,27 @@ const char rx_redirect_help[] =
 	"redirect: a pod's flows from the NIC into its netkit, where no CNI does\n"
 	"it (the host's half of a leased queue: README, In a Kubernetes pod). On\n"
 	"IFNAME's ingress (tcx), every IPv4 packet for ADDR goes to the peer of\n"
-	"NETKIT (bpf_redirect_peer), the pod's end of the pair; others pass. Runs\n"
-	"until SIGINT or SIGTERM, which detach it; needs CAP_NET_ADMIN and\n"
-	"CAP_BPF (root).\n"
+	"NETKIT (bpf_redirect_peer), the pod's end of the pair; others go on to\n"
+	"the next tcx program (another pod's) and tc. Runs until SIGINT or\n"
+	"SIGTERM, which detach it (exit 0); needs CAP_NET_ADMIN and CAP_BPF\n"
+	"(root).\n"
 	"  --dev IFNAME          the NIC the pod's queue is leased from\n"
 	"  --netkit NETKIT       the host's end of the pod's netkit pair (the peer\n"
 	"                        of lease's)\n"
 	"  --addr ADDR           the pod's IPv4 address\n";
+
+static int rx_redirect_opt(void *arg, int c, char *val)
+{
+	struct rx_redirect_opts *o = arg;
+
+	if (c == 'd')
+		o->dev = val;
+	else if (c == 'n')
+		o->netkit = val;
+	else	/* 'a' */
+		o->addr = val;
+	return 0;
+}
 
 int rx_parse_redirect(int argc, char **argv, struct rx_redirect_opts *o)
 {
@@ -268,33 +315,11 @@ int rx_parse_redirect(int argc, char **argv, struct rx_redirect_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int opt;
+	int ret = rx_pod_opts(argc, argv, "redirect", ":h", opts,
+			      rx_redirect_opt, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			o->dev = optarg;
-			break;
-		case 'n':
-			o->netkit = optarg;
-			break;
-		case 'a':
-			o->addr = optarg;
-			break;
-		case 'h':
-			return 1;	/* --help: main prints the usage */
-		case ':':
-			return dx_bad_usage("%s needs a value", argv[optind - 1]);
-		default:
-			return dx_bad_usage("unknown option \"%s\" for redirect (try: devmemx-rx --help)",
-					    argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return dx_bad_usage("redirect takes no argument \"%s\" (try: devmemx-rx --help)",
-				    argv[optind]);
+	if (ret)
+		return ret;
 	if (!o->dev || !o->netkit || !o->addr)
 		return dx_bad_usage("redirect needs --dev IFNAME, --netkit NETKIT and --addr ADDR");
 	if (inet_pton(AF_INET, o->addr, &o->in) != 1)
