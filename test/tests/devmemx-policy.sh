@@ -188,6 +188,9 @@ own_page_size() {
 	devmem_xfer 1048576 7205 --queues 2 --udmabuf 8M --hugetlb
 	id=$(jget binding_id /tmp/rx.json)
 	[ "$id" -ge $((0xf0000000)) ] || fail "devmemx-rx's bind-rx under a policy: binding $id is not devmemx's"
+	# Its last niov may still be in an skb the stack frees later: the
+	# next case must not find the binding draining.
+	dx_wait_idle
 	[ "$DX_SERIES" != 7.2 ] || return 0
 	devmem_xfer 1048576 7206 --queues 2 --udmabuf 8M --hugetlb --rx-page-size 16K
 	id=$(jget binding_id /tmp/rx.json)
