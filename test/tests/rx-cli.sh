@@ -79,8 +79,10 @@ bad_usage() {
 		rx redirect --dev lo --addr 192.0.2.9
 	expect_err 2 "devmemx-rx: bad --addr \"2001:db8::9\": use the pod's IPv4 address" \
 		rx redirect --dev lo --netkit lo --addr 2001:db8::9
-	expect_err 2 'devmemx-rx: redirect takes no argument "x" (try: devmemx-rx --help)' \
+	expect_err 2 'devmemx-rx: unexpected argument "x" for redirect' \
 		rx redirect --dev lo --netkit lo --addr 192.0.2.9 x
+	expect_err 2 'devmemx-rx: --queue needs an argument' \
+		rx lease --netkit lo --dev lo --queue
 }
 dx_case bad-usage bad_usage
 

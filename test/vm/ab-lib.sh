@@ -103,8 +103,8 @@ ab_run() {
 # received in a pod through a queue leased from dxsim1 (lease-lib.sh): ab
 # runs in the pod's namespace and binds its netkit's queue; the host steers
 # the flow to the physical queue (--no-flow-rule) and devmemx-rx redirect
-# hands it to the pod. The pod's device has no NAPI: after each bind --bound-cmd
-# places dxsim1's, the bind having restarted its queue. Netkit has no
+# hands it to the pod. The pod's device has no NAPI: after each bind
+# --bound-cmd places dxsim1's, the bind having restarted its queue. Netkit has no
 # device time or queue stats: those columns are the pod's, empty. Its own
 # cleanups, in a subshell.
 ab_lease() {

@@ -33,6 +33,7 @@
 #include <linux/bpf.h>
 #include <linux/netdev.h>
 
+#include "rx-opts.h"
 #include "rx.h"
 
 /* ---- lease ---------------------------------------------------------------- */
@@ -67,18 +68,14 @@ static int rx_pod_opts(int argc, char **argv, const char *cmd,
 		if (c == 'h')
 			return 1;	/* --help: main prints the usage */
 		if (c == ':')
-			return dx_bad_usage("%s needs a value", argv[optind - 1]);
+			return rx_missing_arg(argv);
 		if (c == '?')
-			return dx_bad_usage("unknown option \"%s\" for %s (try: devmemx-rx --help)",
-					    argv[optind - 1], cmd);
+			return rx_unknown_option(argv, cmd);
 		ret = take(o, c, optarg);
 		if (ret)
 			return ret;
 	}
-	if (optind < argc)
-		return dx_bad_usage("%s takes no argument \"%s\" (try: devmemx-rx --help)",
-				    cmd, argv[optind]);
-	return 0;
+	return rx_positional(argc, argv, cmd);
 }
 
 static int rx_lease_opt(void *arg, int c, char *val)
