@@ -533,3 +533,41 @@ int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		ab_napi_say(dev, queue, &a, cpu, a.irq >= 0 && !ret, fifo);
 	return 0;
 }
+
+/*
+ * --bound-cmd by /bin/sh, without the signals ab blocks (Ctrl-C reaches
+ * it): 0 when it exited 0.
+ */
+static int ab_bound_cmd(const char *cmd)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		ab_exec_sh(cmd);
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+}
+
+int ab_napi_queues(struct ab *a, bool say)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < a->ro.nqueues &&
+		    (a->o->napi_cpus.n || a->o->napi_fifo); i++)
+		ret = ab_napi_pin(a->ro.ifindex, a->o->dev, a->ro.queues[i],
+				  a->o->napi_cpus.n ?
+				  (int)a->o->napi_cpus.cpu[i % a->o->napi_cpus.n] : -1,
+				  a->o->napi_fifo, say);
+	if (!ret && a->o->bound_cmd && ab_bound_cmd(a->o->bound_cmd)) {
+		fprintf(stderr, "devmemx-rx: --bound-cmd \"%s\" failed\n",
+			a->o->bound_cmd);
+		ret = -EIO;
+	}
+	return ret;
+}

@@ -86,11 +86,6 @@ struct ab_zq {
 int ab_snap(struct ab *a, struct ab_snap *s);
 void ab_delta(const struct ab *a, struct ab_result *r,
 	      const struct ab_snap *s0, const struct ab_snap *s1);
-/*
- * After a bind: the bound queues' NAPI threads placed as the options ask,
- * then --bound-cmd run.
- */
-int ab_napi_queues(struct ab *a, bool say);
 
 /* rx-ab-app.c: --app and the policy configurations. */
 /* The devmemx policy at @size on --dev's --queues, or off: 0 or -errno (said). */
@@ -146,6 +141,11 @@ int ab_kick(const cpu_set_t *set, double *t);
  */
 int ab_napi_pin(unsigned int ifindex, const char *dev, uint32_t queue,
 		int cpu, unsigned int fifo, bool say);
+/*
+ * After a bind: the bound queues' NAPI threads placed as the options ask,
+ * then --bound-cmd run.
+ */
+int ab_napi_queues(struct ab *a, bool say);
 /* In a forked child: run @cmd by /bin/sh with no signal blocked; no return. */
 void ab_exec_sh(const char *cmd) __attribute__((noreturn));
 /*

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/netdev.h>
@@ -230,44 +229,6 @@ static int ab_zcrx_open(struct ab *a, struct ab_zq *zq, uint32_t size)
 		ret = rx_zcrx_open(&zq[j].z, a->o->dev, a->ro.ifindex,
 				   a->ro.queues[j], size, d, ab_zcrx_area(a),
 				   a->o->buf.hugetlb);
-	}
-	return ret;
-}
-
-/*
- * --bound-cmd by /bin/sh, without the signals ab blocks (Ctrl-C reaches
- * it): 0 when it exited 0.
- */
-static int ab_bound_cmd(const char *cmd)
-{
-	pid_t pid = fork();
-	int st;
-
-	if (pid < 0)
-		return -errno;
-	if (!pid)
-		ab_exec_sh(cmd);
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
-}
-
-int ab_napi_queues(struct ab *a, bool say)
-{
-	unsigned int i;
-	int ret = 0;
-
-	for (i = 0; !ret && i < a->ro.nqueues &&
-		    (a->o->napi_cpus.n || a->o->napi_fifo); i++)
-		ret = ab_napi_pin(a->ro.ifindex, a->o->dev, a->ro.queues[i],
-				  a->o->napi_cpus.n ?
-				  (int)a->o->napi_cpus.cpu[i % a->o->napi_cpus.n] : -1,
-				  a->o->napi_fifo, say);
-	if (!ret && a->o->bound_cmd && ab_bound_cmd(a->o->bound_cmd)) {
-		fprintf(stderr, "devmemx-rx: --bound-cmd \"%s\" failed\n",
-			a->o->bound_cmd);
-		ret = -EIO;
 	}
 	return ret;
 }
