@@ -267,8 +267,6 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
 /* dispatch.c: the in-tree provider ops and the redirect of their calls */
 extern const struct memory_provider_ops *devmemx_intree_ops;
 extern unsigned int devmemx_hooks;
-unsigned long devmemx_sym_size(unsigned long addr, const char *name);
-bool devmemx_debian_version(char *buf, size_t len);
 struct ftrace_ops;
 int devmemx_ftrace_on(struct ftrace_ops *ops, unsigned long ip);
 void devmemx_ftrace_off(struct ftrace_ops *ops, unsigned long ip);

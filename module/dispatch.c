@@ -16,12 +16,11 @@
 
 #include <linux/moduleparam.h>
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
 #include <linux/slab.h>
-#include <linux/utsname.h>
 #include <net/page_pool/memory_provider.h>
 
 #include "devmemx.h"
+#include "gate.h"
 
 const struct memory_provider_ops *devmemx_intree_ops;
 unsigned int devmemx_hooks;
@@ -71,47 +70,6 @@ static void notrace devmemx_thunk(unsigned long ip, unsigned long parent_ip,
 		priv = arg ? READ_ONCE(((struct page_pool *)arg)->mp_priv) : NULL;
 	if (devmemx_binding_is_ours(priv))
 		ftrace_regs_set_instruction_pointer(fregs, h->redirect);
-}
-
-/*
- * The size the kernel's symbol table gives @name, when @addr is its start
- * in the kernel proper (not a module), else 0. From sprint_symbol()
- * ("name+0x0/0xSIZE"): kallsyms_lookup_size_offset() is not exported.
- * Nothing at @addr is read.
- */
-unsigned long devmemx_sym_size(unsigned long addr, const char *name)
-{
-	char buf[KSYM_SYMBOL_LEN];
-	size_t n = strlen(name);
-	unsigned long size;
-
-	if (!addr)
-		return 0;
-	sprint_symbol(buf, addr);
-	if (strncmp(buf, name, n) || strncmp(buf + n, "+0x0/0x", 7) ||
-	    strchr(buf, '[') || kstrtoul(buf + n + 7, 16, &size))
-		return 0;
-	return size;
-}
-
-/*
- * The Debian version in utsname()->version ("... Debian 7.2.12-1~bpo13+1
- * ..."), which the reviews of the functions devmemx redirects name.
- */
-bool devmemx_debian_version(char *buf, size_t len)
-{
-	const char *v = strstr(init_utsname()->version, " Debian ");
-	size_t n;
-
-	if (!v)
-		return false;
-	v += strlen(" Debian ");
-	n = strcspn(v, " ");
-	if (!n || n >= len)
-		return false;
-	memcpy(buf, v, n);
-	buf[n] = '\0';
-	return true;
 }
 
 static bool devmemx_sym_is(unsigned long addr, const char *name)

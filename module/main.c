@@ -10,6 +10,7 @@
 #include <linux/module.h>
 
 #include "devmemx.h"
+#include "gate.h"
 
 static int __init devmemx_init(void)
 {
@@ -21,7 +22,11 @@ static int __init devmemx_init(void)
 	ret = devmemx_dispatch_init();
 	if (ret)
 		goto err_binding;
-	/* It cannot fail: a kernel it rules out loads without the token array. */
+	/*
+	 * They cannot fail: a kernel the gate rules out loads without the
+	 * token array, or without policies, or both.
+	 */
+	devmemx_gate_init();
 	devmemx_tokhook_init();
 	devmemx_polhook_init();	/* the same: only policies become unavailable */
 	ret = devmemx_end_init();

@@ -1,59 +1,30 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The kernel's netdev bind-rx, served by devmemx under a device's policy
- * (policy.c, doc/policy.md). netdev_nl_bind_rx_doit is private: its
- * address comes from /proc/kallsyms through the loader, as
- * dmabuf_devmem_ops's does, and is trusted only where the kernel's symbol
- * table agrees with a release whose doit was reviewed, of its reviewed
- * size (devmemx_pol_reviewed); its prototype is checked against BTF at
- * build. Nothing found is called. While a policy exists, ftrace sends the
- * requests for a device (and queues) it covers to devmemx_pol_doit(); any
- * other request runs the kernel's doit, untouched. On a kernel that fails
- * a check, POLICY-SET says why and the rest of devmemx works.
+ * (policy.c, doc/policy.md). netdev_nl_bind_rx_doit is private; the gate
+ * (gate.c) gives its address where its review passed. Nothing found is
+ * called. While a policy exists, ftrace sends the requests for a device
+ * (and queues) it covers to devmemx_pol_doit(); any other request runs
+ * the kernel's doit, untouched. On a kernel the gate refuses, POLICY-SET
+ * says why and the rest of devmemx works.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/delay.h>
 #include <linux/ftrace.h>
-#include <linux/moduleparam.h>
-#include <linux/utsname.h>
 #include <net/genetlink.h>
 #include <net/netdev_lock.h>
 #include <uapi/linux/netdev.h>
 
 #include "devmemx.h"
+#include "gate.h"
 #include "generated/netlink.h"
 
-static unsigned long devmemx_pol_addr;
-module_param_named(netdev_nl_bind_rx_doit, devmemx_pol_addr, ulong, 0400);
-MODULE_PARM_DESC(netdev_nl_bind_rx_doit,
-		 "address of netdev_nl_bind_rx_doit, from /proc/kallsyms (see modprobe.conf)");
-
-/*
- * The kernels whose netdev_nl_bind_rx_doit (net/core/netdev-genl.c) was
- * read for what devmemx_pol_serve() must do as it does, by release, Debian
- * version and the size the symbol table gives it.
- *
- * A test build (the debug lane's kernel) gets one more entry from
- * test/kbuild.sh: its release, the Debian version of the linux-source it
- * was built from, its doit's size and its whole utsname()->version. It is
- * taken only on that build, and only if a stock entry has the same Debian
- * version: the same doit, compiled with another config.
- */
-static const struct {
-	const char *release;
-	const char *debian;
-	unsigned long size;
-	const char *build;	/* a test build's utsname()->version */
-} devmemx_pol_reviewed[] = {
-	{ "7.2.12+deb13-amd64", "7.2.12-1~bpo13+1", 0x5f0 },
-	{ "7.3.4+deb13-amd64", "7.3.4-1~bpo13+1", 0x670 },
-#ifdef DEVMEMX_POL_TEST
-#include DEVMEMX_POL_TEST
-#endif
-};
-
+static unsigned long devmemx_pol_addr;	/* the gate's */
 static char devmemx_pol_why[80];	/* why policies are unavailable, or not */
+/* The longest why POLICY-SET's refusal quotes whole. */
+#define DEVMEMX_POL_WHY_MAX \
+	(NETLINK_MAX_FMTMSG_LEN - sizeof("no policies here: "))
 static bool devmemx_pol_ready;
 /* The doit's hook: POLICY-SET's hook and insert, the unhook work's check. */
 DEFINE_MUTEX(devmemx_polhook_lock);
@@ -73,74 +44,19 @@ static __printf(1, 2) void devmemx_pol_off(const char *fmt, ...)
 	pr_info("no policies: %s\n", devmemx_pol_why);
 }
 
-/* Whether a stock entry has this Debian version (a test entry's source). */
-static bool devmemx_pol_stock(const char *debian)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(devmemx_pol_reviewed); i++)
-		if (!devmemx_pol_reviewed[i].build &&
-		    !strcmp(devmemx_pol_reviewed[i].debian, debian))
-			return true;
-	return false;
-}
-
 void devmemx_polhook_init(void)
 {
-	const char *release = init_utsname()->release;
-	char debian[32];
-	unsigned long size;
-	unsigned int i;
+	char why[NETLINK_MAX_FMTMSG_LEN];
 
-	for (i = 0; i < ARRAY_SIZE(devmemx_pol_reviewed); i++)
-		if (!strcmp(devmemx_pol_reviewed[i].release, release))
-			break;
-	if (i == ARRAY_SIZE(devmemx_pol_reviewed)) {
-		devmemx_pol_off("not reviewed for %s", release);
-		return;
-	}
-	if (devmemx_pol_reviewed[i].build) {
-		if (strcmp(init_utsname()->version, devmemx_pol_reviewed[i].build)) {
-			devmemx_pol_off("not the build of %s reviewed", release);
-			return;
-		}
-		if (!devmemx_pol_stock(devmemx_pol_reviewed[i].debian)) {
-			devmemx_pol_off("test build of Debian %s, not reviewed",
-					devmemx_pol_reviewed[i].debian);
-			return;
-		}
-		pr_info("policies: the test entry of this build (%s)\n",
-			devmemx_pol_reviewed[i].build);
-	} else if (!devmemx_debian_version(debian, sizeof(debian))) {
-		devmemx_pol_off("no Debian version in uname -v");
-		return;
-	} else if (strcmp(debian, devmemx_pol_reviewed[i].debian)) {
-		devmemx_pol_off("not reviewed for Debian %s", debian);
-		return;
-	}
+	devmemx_pol_addr = devmemx_gate_addr(DEVMEMX_GATE_BIND_RX, why,
+					     sizeof(why));
 	if (!devmemx_pol_addr) {
-		devmemx_pol_off("no netdev_nl_bind_rx_doit= (modprobe gives it)");
-		return;
-	}
-	size = devmemx_sym_size(devmemx_pol_addr, "netdev_nl_bind_rx_doit");
-	if (!size) {
-		pr_err("netdev_nl_bind_rx_doit=0x%lx is not the address of netdev_nl_bind_rx_doit\n",
-		       devmemx_pol_addr);
-		devmemx_pol_off("netdev_nl_bind_rx_doit: wrong address");
-		return;
-	}
-	if (size != devmemx_pol_reviewed[i].size) {
-		devmemx_pol_off("netdev_nl_bind_rx_doit: 0x%lx bytes, not 0x%lx",
-				size, devmemx_pol_reviewed[i].size);
-		return;
-	}
-	if (!DEVMEMX_BTF_POL_PROTO) {
-		devmemx_pol_off("%s", DEVMEMX_BTF_POL_WHY);
+		devmemx_pol_off("%s", why);
 		return;
 	}
 	devmemx_pol_ready = true;
 	snprintf(devmemx_pol_why, sizeof(devmemx_pol_why), "reviewed for %s",
-		 release);
+		 devmemx_gate_release());
 }
 
 /* For INFO: whether policies may be set, and why (or why not). */
@@ -440,7 +356,12 @@ int devmemx_polhook_on(struct netlink_ext_ack *extack)
 
 	lockdep_assert_held(&devmemx_polhook_lock);
 	if (!devmemx_pol_ready) {
-		NL_SET_ERR_MSG_FMT(extack, "no policies here: %s", devmemx_pol_why);
+		if (strlen(devmemx_pol_why) <= DEVMEMX_POL_WHY_MAX)
+			NL_SET_ERR_MSG_FMT(extack, "no policies here: %s",
+					   devmemx_pol_why);
+		else	/* a long release name: the message would be cut */
+			NL_SET_ERR_MSG(extack,
+				       "no policies here (see devmemx info)");
 		return -EOPNOTSUPP;
 	}
 	if (devmemx_pol_hooked)

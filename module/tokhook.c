@@ -1,58 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The token array's gate and hooks (doc/token-array.md). Bindings may ask
- * for autorelease token-array only on a kernel whose token path was
- * reviewed (tokens-reviewed.h): its release and Debian version listed,
- * the functions the hooks redirect of the reviewed sizes and, at build,
- * of the prototypes devmemx's bodies take. That is decided once, at load;
- * INFO reports it, and BIND-RX and BIND-CHECK refuse autorelease
- * token-array elsewhere, with its reason.
- *
- * tcp_recvmsg_dmabuf and sock_devmem_dontneed are private: their
- * addresses come from /proc/kallsyms through the loader, as
- * dmabuf_devmem_ops's do (dispatch.c), and are trusted only where the
- * kernel's symbol table agrees. tcp_v4_destroy_sock's is read from the
- * exported tcp_prot. Nothing found here is called: ftrace is given the
- * addresses, and redirects the two private functions to tokens.c's for
- * token-array sockets only, and runs tokens.c's close before the destroy.
- * The hooks are there from the first token-array bind until no such
- * binding and no socket of one is left.
+ * The token array's hooks (doc/token-array.md). Bindings may ask for
+ * autorelease token-array only where the gate (gate.c) allows the three
+ * functions the hooks take: tcp_recvmsg_dmabuf and sock_devmem_dontneed,
+ * redirected to tokens.c's bodies for token-array sockets only, and
+ * tcp_v4_destroy_sock, before which tokens.c's close runs. That is decided
+ * once, at load; INFO reports it, and BIND-RX and BIND-CHECK refuse
+ * autorelease token-array elsewhere, with the gate's reason. The hooks
+ * are there from the first token-array bind until no such binding and no
+ * socket of one is left.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
-#include <linux/moduleparam.h>
 #include <linux/netlink.h>
-#include <linux/utsname.h>
 #include <net/tcp.h>
-#include <net/transp_v6.h>
 
 #include "devmemx.h"
-#include "tokens-reviewed.h"
+#include "gate.h"
 #include "generated/netlink.h"
 
-static unsigned long devmemx_tok_recvmsg_addr;
-module_param_named(tcp_recvmsg_dmabuf, devmemx_tok_recvmsg_addr, ulong, 0400);
-MODULE_PARM_DESC(tcp_recvmsg_dmabuf,
-		 "address of tcp_recvmsg_dmabuf, from /proc/kallsyms (see modprobe.conf)");
-
-static unsigned long devmemx_tok_dontneed_addr;
-module_param_named(sock_devmem_dontneed, devmemx_tok_dontneed_addr, ulong, 0400);
-MODULE_PARM_DESC(sock_devmem_dontneed,
-		 "address of sock_devmem_dontneed, from /proc/kallsyms (see modprobe.conf)");
-
-static char *devmemx_tok_release;
-module_param_named(tokens_release, devmemx_tok_release, charp, 0400);
-MODULE_PARM_DESC(tokens_release,
-		 "for tests: look this release up in the token array's review, not the running kernel's (it can only make the token array unavailable)");
-
 /*
- * What INFO reports. An unavailable one's why is kept to 45 characters
- * (a release name aside), so that the refusal quoting it fits in an
- * extack message (79); a longer one is not quoted.
+ * What INFO reports. The gate keeps an unavailable one's why to
+ * DEVMEMX_GATE_WHY_MAX characters (a release name aside), so that the
+ * refusal quoting it fits in an extack message; a longer one is not
+ * quoted.
  */
 #define DEVMEMX_TOK_WHY_MAX \
 	(NETLINK_MAX_FMTMSG_LEN - sizeof("autorelease 0: : use autorelease 1"))
+static_assert(DEVMEMX_GATE_WHY_MAX == DEVMEMX_TOK_WHY_MAX);
 static enum devmemx_token_array devmemx_tok_state;
 static char devmemx_tok_why[NETLINK_MAX_FMTMSG_LEN];
 
@@ -65,93 +41,6 @@ static __printf(1, 2) void devmemx_tok_off(const char *fmt, ...)
 	va_end(ap);
 	devmemx_tok_state = DEVMEMX_TOKEN_ARRAY_UNAVAILABLE;
 	pr_info("no token array: %s\n", devmemx_tok_why);
-}
-
-/* @addr is @name's start, of the reviewed @size. */
-static bool devmemx_tok_sym(unsigned long addr, const char *name,
-			    unsigned long size)
-{
-	unsigned long got;
-
-	if (!addr) {
-		devmemx_tok_off("no %s= (modprobe gives it)", name);
-		return false;
-	}
-	got = devmemx_sym_size(addr, name);
-	if (!got) {
-		pr_info("%s=0x%lx is not the address of %s\n", name, addr, name);
-		devmemx_tok_off("%s: wrong address", name);
-		return false;
-	}
-	if (got != size) {
-		devmemx_tok_off("%s: 0x%lx bytes, not 0x%lx", name, got, size);
-		return false;
-	}
-	return true;
-}
-
-/*
- * Socket destroy: IPv4's and IPv6's TCP both run tcp_v4_destroy_sock
- * (7.2 net/ipv4/tcp_ipv4.c:3358, net/ipv6/tcp_ipv6.c:2287), so one hook
- * drains both. The protos are exported data: compared, nothing called.
- */
-static bool devmemx_tok_destroy(unsigned long size)
-{
-	unsigned long destroy = (unsigned long)READ_ONCE(tcp_prot.destroy);
-
-	if (!devmemx_sym_size(destroy, "tcp_v4_destroy_sock")) {
-		devmemx_tok_off("tcp_prot.destroy is not tcp_v4_destroy_sock");
-		return false;
-	}
-#if IS_BUILTIN(CONFIG_IPV6)
-	if ((unsigned long)READ_ONCE(tcpv6_prot.destroy) != destroy) {
-		devmemx_tok_off("tcpv6_prot.destroy is not tcp_prot's");
-		return false;
-	}
-#elif IS_MODULE(CONFIG_IPV6)
-	devmemx_tok_off("IPv6 is a module on this kernel");
-	return false;
-#endif
-	return devmemx_tok_sym(destroy, "tcp_v4_destroy_sock", size);
-}
-
-/* This kernel's entry in the review; NULL (and why) when it has none. */
-static const struct devmemx_tok_reviewed *devmemx_tok_entry(void)
-{
-	const char *release = init_utsname()->release;
-	char debian[32];
-	unsigned int i;
-
-	if (devmemx_tok_release && *devmemx_tok_release) {
-		pr_info("token array: reviewed as release %s (tokens_release)\n",
-			devmemx_tok_release);
-		release = devmemx_tok_release;
-	}
-	for (i = 0; i < ARRAY_SIZE(devmemx_tok_reviewed); i++)
-		if (!strcmp(devmemx_tok_reviewed[i].release, release))
-			break;
-	if (i == ARRAY_SIZE(devmemx_tok_reviewed)) {
-		devmemx_tok_off("not reviewed for %s", release);
-		return NULL;
-	}
-	if (devmemx_tok_reviewed[i].build) {
-		if (strcmp(devmemx_tok_reviewed[i].build, init_utsname()->version)) {
-			devmemx_tok_off("not the build of %s reviewed", release);
-			return NULL;
-		}
-		pr_info("token array: the test entry of this build (%s)\n",
-			init_utsname()->version);
-		return &devmemx_tok_reviewed[i];
-	}
-	if (!devmemx_debian_version(debian, sizeof(debian))) {
-		devmemx_tok_off("no Debian version in uname -v");
-		return NULL;
-	}
-	if (strcmp(devmemx_tok_reviewed[i].debian, debian)) {
-		devmemx_tok_off("not reviewed for Debian %s", debian);
-		return NULL;
-	}
-	return &devmemx_tok_reviewed[i];
 }
 
 /*
@@ -279,35 +168,26 @@ static void devmemx_tok_unhook(unsigned int n)
 
 void devmemx_tokhook_init(void)
 {
-	const struct devmemx_tok_reviewed *r = devmemx_tok_entry();
+	static const enum devmemx_gate_fn fns[] = {
+		DEVMEMX_GATE_RECVMSG, DEVMEMX_GATE_DONTNEED, DEVMEMX_GATE_DESTROY,
+	};
+	unsigned long addr[ARRAY_SIZE(fns)];
+	char why[NETLINK_MAX_FMTMSG_LEN];
+	unsigned int i;
 
-	if (!r ||
-	    !devmemx_tok_sym(devmemx_tok_recvmsg_addr, "tcp_recvmsg_dmabuf",
-			     r->recvmsg_size) ||
-	    !devmemx_tok_sym(devmemx_tok_dontneed_addr, "sock_devmem_dontneed",
-			     r->dontneed_size) ||
-	    !devmemx_tok_destroy(r->destroy_size))
-		return;
-	/*
-	 * Flavours built from one source (-amd64, -cloud-amd64) share the
-	 * Debian version: a release named by tokens_release may pass the
-	 * checks on a kernel nobody reviewed.
-	 */
-	if (devmemx_tok_release && *devmemx_tok_release &&
-	    strcmp(devmemx_tok_release, init_utsname()->release)) {
-		devmemx_tok_off("tokens_release is not this kernel's");
-		return;
+	BUILD_BUG_ON(ARRAY_SIZE(fns) != ARRAY_SIZE(devmemx_tok_hooks));
+	for (i = 0; i < ARRAY_SIZE(fns); i++) {
+		addr[i] = devmemx_gate_addr(fns[i], why, sizeof(why));
+		if (!addr[i]) {
+			devmemx_tok_off("%s", why);
+			return;
+		}
 	}
-	if (!DEVMEMX_BTF_TOK_PROTOS) {
-		devmemx_tok_off("%s", DEVMEMX_BTF_TOK_WHY);
-		return;
-	}
+	for (i = 0; i < ARRAY_SIZE(fns); i++)
+		devmemx_tok_hooks[i].target = addr[i];
 	devmemx_tok_state = DEVMEMX_TOKEN_ARRAY_READY;
 	snprintf(devmemx_tok_why, sizeof(devmemx_tok_why), "reviewed for %s",
-		 r->release);
-	devmemx_tok_hooks[0].target = devmemx_tok_recvmsg_addr;
-	devmemx_tok_hooks[1].target = devmemx_tok_dontneed_addr;
-	devmemx_tok_hooks[2].target = (unsigned long)READ_ONCE(tcp_prot.destroy);
+		 devmemx_gate_release());
 }
 
 u32 devmemx_tokhook_state(const char **why)

@@ -214,6 +214,7 @@ ncdevmem_pod() {
 	[ "$NCD_FRAG_MAX" -le 4096 ] || fail "in-tree in the pod: a fragment of $NCD_FRAG_MAX"
 	# In-tree's pool goes after ncdevmem exits: the next run counts one.
 	phys_idle "after in-tree's ncdevmem"
+	dx_need_review policies
 	shmem_huge
 	pod devmemx policy dev nkc size 64K
 	NCD_DEV=nkc NCD_ADDR=$POD NCD_QUEUE=$Q RX_IN="ip netns exec nkns" \

@@ -11,6 +11,7 @@
 . /dx/guestlib.sh
 . /dx/ab-lib.sh
 
+dx_need_review policies
 dx_sim_devmem 9000
 dx_defer dx_sim_teardown
 out=/tmp/ab-apps

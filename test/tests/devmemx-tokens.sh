@@ -1,26 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
-# The token array (doc/token-array.md): on a reviewed kernel INFO says
-# ready, autorelease 0 binds, and its tokens are niov indices, handed back
-# and given back at close; the hooks are there only while a token-array
-# binding is. autorelease 1 binds and show says xarray. An unreviewed
-# release, another release's Debian version and a wrong or missing symbol
-# address each make the token array unavailable, say why, refuse
-# autorelease 0 with nothing left, and leave the rest of devmemx working.
+# The token array (doc/token-array.md): where the gate allows it (the
+# review passed, devmemx-gate tests every refusal) INFO says ready,
+# autorelease 0 binds, and its tokens are niov indices, handed back and
+# given back at close; the hooks are there only while a token-array
+# binding is. autorelease 1 binds and show says xarray. On a kernel whose
+# review failed, the test is skipped with the review's reason.
+# dx-matrix: yes
 . /dx/guestlib.sh
 
+dx_need_review token-array
 dx_sim_devmem
 dx_defer dx_sim_teardown
 rxx() { ip netns exec rx "$@"; }
 unbind_all() { rxx devmemx unbind all >/dev/null && dx_wait_idle; }
-
-# The running kernel's Debian version (uname -v: "... Debian V (date)").
-debian=$(uname -v | sed -n 's/.* Debian \([^ ]*\) .*/\1/p')
-case $DX_SERIES in
-7.2) other=7.3.4+deb13-amd64 ;;
-7.3) other=7.2.12+deb13-amd64 ;;
-*) fail "no other reviewed release for kernel $DX_KVER" ;;
-esac
-no=" (Operation not supported)"
 
 # token_array STATE WHY: INFO's token-array and its why, as text and JSON.
 token_array() {
@@ -33,16 +25,6 @@ $2" "devmemx info: token-array"
 		"devmemx -j info: token-array"
 }
 
-# reload PARAMS...: devmemx again with PARAMS after the loader's (the
-# case's cleanup loads it as the tests do).
-reload() {
-	dx_wait_idle
-	dx_unload
-	dx_defer dx_load
-	dx_defer dx_unload
-	dx_load "$@"
-}
-
 # left_nothing REF WHAT: after WHAT, no binding (dump empty), the module's
 # reference count REF, no live niov and no dma-buf page pool.
 left_nothing() {
@@ -50,29 +32,6 @@ left_nothing() {
 	expect_eq "$(cat /sys/module/devmemx/refcnt)" "$1" "module refcount after $2"
 	expect_eq "$(dx_live)" "0 0 0" "live objects after $2"
 	expect_eq "$(dmabuf_pools rx)" 0 "dma-buf page pools after $2"
-}
-
-# refused MESSAGE: autorelease 0 refused with MESSAGE by bind (held and
-# persistent), the dry run, size auto and devmemx-rx, each leaving nothing.
-refused() {
-	local ref
-	ref=$(cat /sys/module/devmemx/refcnt)
-	expect_err 1 "devmemx: bind to dxsim1: $1$no" \
-		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M autorelease 0
-	left_nothing "$ref" "a refused bind"
-	expect_err 1 "devmemx: bind to dxsim1: $1$no" \
-		rxx devmemx bind dev dxsim1 queues 2 size 64K --udmabuf 4M --hugetlb autorelease 0 --persist
-	left_nothing "$ref" "a refused bind --persist"
-	expect_err 1 "devmemx: dry run of a bind to dxsim1: $1$no" \
-		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M autorelease 0 --dry-run
-	left_nothing "$ref" "a refused dry run"
-	expect_err 1 "devmemx: dry run of a bind to dxsim1: $1$no" \
-		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M size auto autorelease 0
-	left_nothing "$ref" "a refused size auto"
-	expect_err 1 "devmemx-rx: bind to dxsim1: $1$no" \
-		rxx devmemx-rx recv --dev dxsim1 --queues 2 --port 5301 --expect 1M \
-		--udmabuf 4M --provider devmemx --autorelease 0 --timeout 5
-	left_nothing "$ref" "a refused devmemx-rx recv"
 }
 
 # still_binds: autorelease 1 and no autorelease bind, and show says xarray.
@@ -399,60 +358,6 @@ reviewed_xarray() {
 	dx_wait_idle
 }
 dx_case reviewed-xarray reviewed_xarray
-
-# An unreviewed release (tokens_release=): unavailable, and why.
-unreviewed() {
-	reload tokens_release=7.2.99-amd64
-	token_array unavailable "not reviewed for 7.2.99-amd64"
-	dmesg_new | grep -c "devmemx: no token array: not reviewed for 7.2.99-amd64$" >/dev/null ||
-		fail "no kernel log line for the unreviewed release"
-	refused "autorelease 0: not reviewed for 7.2.99-amd64: use autorelease 1"
-	still_binds
-}
-dx_case unreviewed unreviewed
-
-# The other series' release: listed, but not with this kernel's Debian
-# version (the debug build, from the same source, has none).
-other_release() {
-	local why="not reviewed for Debian $debian"
-
-	[ -z "$DX_DEBUG" ] || why="no Debian version in uname -v"
-	reload tokens_release="$other"
-	token_array unavailable "$why"
-	dmesg_new | grep -c "devmemx: no token array: $why$" >/dev/null ||
-		fail "no kernel log line for the other series' release"
-	refused "autorelease 0: $why: use autorelease 1"
-	still_binds
-}
-dx_case other-release other_release
-
-# A wrong tcp_recvmsg_dmabuf= (sock_devmem_dontneed's address): unavailable.
-wrong_address() {
-	local addr
-	addr=$(dx_sym_addr sock_devmem_dontneed)
-	reload tcp_recvmsg_dmabuf=0x"$addr"
-	token_array unavailable "tcp_recvmsg_dmabuf: wrong address"
-	dmesg_new | grep -c "devmemx: tcp_recvmsg_dmabuf=0x$addr is not the address of tcp_recvmsg_dmabuf$" >/dev/null ||
-		fail "no kernel log line for the wrong address"
-	refused "autorelease 0: tcp_recvmsg_dmabuf: wrong address: use autorelease 1"
-	still_binds
-}
-dx_case wrong-address wrong_address
-
-# Loaded without the token array's addresses (insmod by hand): unavailable.
-no_address() {
-	dx_wait_idle
-	dx_unload
-	dx_defer dx_load
-	dx_defer dx_unload
-	insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)"
-	token_array unavailable "no tcp_recvmsg_dmabuf= (modprobe gives it)"
-	dmesg_new | grep -c "devmemx: no token array: no tcp_recvmsg_dmabuf= (modprobe gives it)$" >/dev/null ||
-		fail "no kernel log line for the missing addresses"
-	refused "autorelease 0: no tcp_recvmsg_dmabuf= (modprobe gives it): use autorelease 1"
-	still_binds
-}
-dx_case no-address no_address
 
 # Bad values: the CLI's and devmemx-rx's usage errors.
 bad_usage() {

@@ -209,8 +209,32 @@ dx_sym_addr() { dx_ksyms | awk -v n="$1" '$1 == n { print $2 }'; }
 dx_tok_params() {
 	dx_ksyms | awk '$1 != "dmabuf_devmem_ops" { printf "%s%s=0x%s", sep, $1, $2; sep = " " }'
 }
-# shellcheck disable=SC2046 # dx_tok_params: one word per parameter
-dx_load() { insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" $(dx_tok_params) "$@"; }
+# This kernel's review (doc/review.md): the build root runs devmemx-review
+# on every kernel it has and the initramfs carries its result where a
+# host's loader reads it; the loader's own code (module/modprobe-devmemx
+# --review) turns it into the module's review= parameter.
+DX_REVIEW_FILE=/var/lib/devmemx/review/$DX_KVER
+dx_review_param() { /dx/modprobe-devmemx --review; }
+# dx_review_failed FEATURE: why this kernel's review failed for FEATURE
+# (token-array, policies); nothing when it passed.
+dx_review_failed() {
+	[ -f "$DX_REVIEW_FILE" ] || return 0
+	awk -v f="$1" '$1 == "failed" && $2 == f { sub(/^failed [^ ]+ /, ""); print }' "$DX_REVIEW_FILE"
+}
+# dx_need_review FEATURE: skip the case (or the test) when this kernel's
+# review failed for FEATURE, with the review's reason. Where it passed, or
+# where the build root has no result (a kernel the project reviewed), the
+# case runs, and a gate that refuses fails it.
+dx_need_review() {
+	local why
+	why=$(dx_review_failed "$1")
+	[ -z "$why" ] || skip "$1: the review of $DX_KVER failed: $why"
+}
+# shellcheck disable=SC2046 # dx_tok_params, dx_review_param: one word per parameter
+dx_load() {
+	insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" $(dx_tok_params) \
+		$(dx_review_param) "$@"
+}
 dx_unload() { rmmod devmemx; }
 
 # sim_ns_up NETNS DEV IPV4 IPV6 MTU: DEV's addresses, MTU and link up in

@@ -102,6 +102,13 @@ if [ -d /src/build/dkms/"$kver" ]; then
 		"$stage/lib/modules/$kver/"
 	depmod -b "$stage" "$kver"
 fi
+# The loader (it makes review= from the entry below) and this kernel's
+# review, where the build root made one (make all: devmemx-review), both
+# where a host has them.
+cp /src/module/modprobe-devmemx "$stage/dx/modprobe-devmemx"
+if [ -f /src/build/review/"$kver" ]; then
+	install -D -m 644 /src/build/review/"$kver" "$stage/var/lib/devmemx/review/$kver"
+fi
 cp /src/test/vm/init "$stage/init"
 cp /src/test/vm/*.sh "$stage/dx/"
 cp -r /src/test/tests "$stage/dx/tests"

@@ -1,0 +1,226 @@
+# SPDX-License-Identifier: GPL-2.0
+# The gate (module/gate.c, doc/review.md): each way it refuses the token
+# array and policies, through INFO (state and why, text and JSON), the
+# kernel log and the refusals of autorelease 0 and of POLICY-SET, each
+# leaving nothing and the rest of devmemx working: no review for the
+# release, another Debian version, a function whose review failed or whose
+# size differs, a wrong or missing address, a malformed review=, and the
+# override (review_release) that passes every check but may never make a
+# kernel ready. A review entry for this very kernel, as devmemx-review
+# writes it, makes both ready; and the built-in table alone answers for
+# the kernels the project reviewed.
+# dx-matrix: yes
+. /dx/guestlib.sh
+
+dx_sim_devmem
+dx_defer dx_sim_teardown
+rxx() { ip netns exec rx "$@"; }
+# The running kernel's Debian version (uname -v: "... Debian V (date)");
+# the debug build has none, and its entries here get a stand-in.
+debian=$(uname -v | sed -n 's/.* Debian \([^ ]*\) .*/\1/p')
+nodeb="no Debian version in uname -v"
+[ -n "$debian" ] || debian=0-dxdebug
+no=" (Operation not supported)"
+
+# sizes_of NAME...: "NAME:0xSIZE" each, comma-separated: the size
+# kallsyms gives (up to the next symbol's address), as the review does.
+sizes_of() {
+	local n a b out=
+	for n in "$@"; do
+		read -r a b < <(awk -v n="$n" 'f && $1 != a { print a, $1; exit }
+			$3 == n && NF == 3 { f = 1; a = $1 }' /proc/kallsyms)
+		[ -n "$b" ] || fail "no size for $n in /proc/kallsyms"
+		out+="${out:+,}$n:$(printf '0x%x' $((16#$b - 16#$a)))"
+	done
+	echo "$out"
+}
+TOKFNS="tcp_recvmsg_dmabuf sock_devmem_dontneed tcp_v4_destroy_sock"
+sizes=$(sizes_of $TOKFNS netdev_nl_bind_rx_doit)
+
+# state FEATURE STATE WHY: INFO's FEATURE (token-array, policies) and its
+# why, as text and as JSON.
+state() {
+	local got
+	got=$(devmemx info | sed -n "s/^$1\(-why\)\{0,1\}: //p")
+	expect_eq "$got" "$2
+$3" "devmemx info: $1"
+	got=$(devmemx -j info | grep -o "\"$1\":\"[^\"]*\",\"$1-why\":\"[^\"]*\"")
+	expect_eq "$got" "\"$1\":\"$2\",\"$1-why\":\"$3\"" "devmemx -j info: $1"
+}
+
+reload() {
+	dx_wait_idle
+	dx_unload
+	dx_defer dx_load
+	dx_defer dx_unload
+	dx_load "$@"
+}
+
+# left_nothing REF WHAT: no binding, no policy, the module's count REF, no
+# live object, nothing hooked.
+left_nothing() {
+	expect_eq "$(rxx devmemx -j show)" "" "the dump after $2"
+	expect_eq "$(rxx devmemx policy show)" "" "policies after $2"
+	expect_eq "$(cat /sys/module/devmemx/refcnt)" "$1" "module refcount after $2"
+	expect_eq "$(dx_live)" "0 0 0" "live objects after $2"
+	expect_eq "$(grep -cE '^(tcp_recvmsg_dmabuf|sock_devmem_dontneed|tcp_v4_destroy_sock|netdev_nl_bind_rx_doit)\b' \
+		/sys/kernel/debug/tracing/enabled_functions)" 0 "functions hooked after $2"
+}
+
+# refused TOKWHY POLWHY: both features unavailable, saying so in INFO and
+# the kernel log; autorelease 0 and POLICY-SET refused with those whys,
+# leaving nothing; an autorelease 1 bind still works.
+refused() {
+	local tok=$1 pol=$2 ref tokmsg polmsg id
+	state token-array unavailable "$tok"
+	state policies unavailable "$pol"
+	dmesg_new | grep -cxF "devmemx: no token array: $tok" >/dev/null ||
+		fail "no kernel log line: no token array: $tok"
+	dmesg_new | grep -cxF "devmemx: no policies: $pol" >/dev/null ||
+		fail "no kernel log line: no policies: $pol"
+	tokmsg="autorelease 0: $tok: use autorelease 1"
+	[ ${#tokmsg} -le 79 ] ||
+		tokmsg="autorelease 0: no token array here (see devmemx info): use autorelease 1"
+	polmsg="no policies here: $pol"
+	[ ${#polmsg} -le 79 ] || polmsg="no policies here (see devmemx info)"
+	ref=$(cat /sys/module/devmemx/refcnt)
+	expect_err 1 "devmemx: bind to dxsim1: $tokmsg$no" \
+		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M autorelease 0
+	expect_err 1 "devmemx: dry run of a bind to dxsim1: $tokmsg$no" \
+		rxx devmemx bind dev dxsim1 queues 2 --udmabuf 4M autorelease 0 --dry-run
+	expect_err 1 "devmemx: policy on dxsim1: $polmsg$no" \
+		rxx devmemx policy dev dxsim1 size 64K
+	left_nothing "$ref" "the refusals"
+	id=$(rxx devmemx -j bind dev dxsim1 queues 2 --udmabuf 4M autorelease 1 --persist | json_ids)
+	[ -n "$id" ] || fail "an autorelease 1 bind beside the refusals"
+	rxx devmemx unbind all >/dev/null
+	dx_wait_idle
+}
+
+# ready: both features ready, and the entry's release named.
+ready() {
+	state token-array ready "reviewed for $DX_KVER"
+	state policies ready "reviewed for $DX_KVER"
+}
+
+# As the suite loads devmemx (the build root's review of this kernel
+# passed to the module as the loader passes it): both ready, or skipped
+# with the review's reason where it failed here.
+as_loaded() {
+	dx_need_review token-array
+	dx_need_review policies
+	ready
+}
+dx_case as-loaded as_loaded
+
+# The built-in table alone (no review=): on a kernel the project reviewed
+# the built-in entry, logged; elsewhere no entry, naming the command.
+builtin_only() {
+	reload review=
+	if dmesg_new | grep -cxF "devmemx: review: the built-in entry for $DX_KVER (Debian $debian)" >/dev/null; then
+		ready
+	elif [ -n "$DX_DEBUG" ]; then
+		dmesg_new | grep -cxF "devmemx: review: the test entry of this build ($(uname -v))" >/dev/null ||
+			fail "the debug build did not take its test entry"
+		ready
+	else
+		refused "not reviewed for $DX_KVER: run devmemx-review" \
+			"not reviewed for $DX_KVER: run devmemx-review"
+	fi
+}
+dx_case builtin-only builtin_only
+
+# This kernel's entry as devmemx-review writes it, given by review= alone
+# (the built-in table has no such release: review_release looks it up):
+# every function passes, and the borrowed name still refuses.
+override() {
+	local why="review_release is not this kernel's"
+	[ -z "$DX_DEBUG" ] || why=$nodeb
+	reload review="0.0.0-dxtest,$debian,$sizes" review_release=0.0.0-dxtest
+	dmesg_new | grep -cxF "devmemx: review: looking up release 0.0.0-dxtest (review_release)" >/dev/null ||
+		fail "no kernel log line for review_release"
+	refused "$why" "$why"
+}
+dx_case override override
+
+# No entry for the release looked up.
+unreviewed() {
+	reload review_release=0.0.0-none
+	refused "not reviewed for 0.0.0-none: run devmemx-review" \
+		"not reviewed for 0.0.0-none: run devmemx-review"
+}
+dx_case unreviewed unreviewed
+
+# An entry for the release, of another Debian version.
+other_debian() {
+	local why="not reviewed for Debian $debian"
+	[ -z "$DX_DEBUG" ] || why=$nodeb
+	reload review="0.0.0-dxtest,0.0-1,$sizes" review_release=0.0.0-dxtest
+	refused "$why" "$why"
+}
+dx_case other-debian other_debian
+
+# An entry without the token array's functions (their review failed
+# there): the token array unavailable; policies pass every check of the
+# gate but the override's.
+review_failed() {
+	local tok="tcp_recvmsg_dmabuf: its review failed" pol="review_release is not this kernel's"
+	[ -z "$DX_DEBUG" ] || tok=$nodeb pol=$nodeb
+	reload review="0.0.0-dxtest,$debian,$(sizes_of netdev_nl_bind_rx_doit)" \
+		review_release=0.0.0-dxtest
+	refused "$tok" "$pol"
+}
+dx_case review-failed review_failed
+
+# An entry whose sizes are not this kernel's.
+other_size() {
+	local tok="tcp_recvmsg_dmabuf: $(sizes_of tcp_recvmsg_dmabuf | sed 's/.*://') bytes, not 0x10"
+	local pol="netdev_nl_bind_rx_doit: $(sizes_of netdev_nl_bind_rx_doit | sed 's/.*://') bytes, not 0x10"
+	[ -z "$DX_DEBUG" ] || tok=$nodeb pol=$nodeb
+	reload review="0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf:0x10,$(sizes_of sock_devmem_dontneed tcp_v4_destroy_sock),netdev_nl_bind_rx_doit:0x10" \
+		review_release=0.0.0-dxtest
+	refused "$tok" "$pol"
+}
+dx_case other-size other_size
+
+# A wrong address (another function's) for each feature's private function,
+# the entry this kernel's own.
+wrong_address() {
+	local a b
+	a=$(dx_sym_addr sock_devmem_dontneed) b=$(dx_sym_addr tcp_recvmsg_dmabuf)
+	dx_need_review token-array
+	dx_need_review policies
+	reload tcp_recvmsg_dmabuf=0x"$a" netdev_nl_bind_rx_doit=0x"$b"
+	dmesg_new | grep -cxF "devmemx: tcp_recvmsg_dmabuf=0x$a is not the address of tcp_recvmsg_dmabuf" >/dev/null ||
+		fail "no kernel log line for the wrong tcp_recvmsg_dmabuf="
+	dmesg_new | grep -cxF "devmemx: netdev_nl_bind_rx_doit=0x$b is not the address of netdev_nl_bind_rx_doit" >/dev/null ||
+		fail "no kernel log line for the wrong netdev_nl_bind_rx_doit="
+	refused "tcp_recvmsg_dmabuf: wrong address" "netdev_nl_bind_rx_doit: wrong address"
+}
+dx_case wrong-address wrong_address
+
+# Loaded without the addresses (insmod by hand, the entry given).
+no_address() {
+	dx_need_review token-array
+	dx_need_review policies
+	dx_wait_idle
+	dx_unload
+	dx_defer dx_load
+	dx_defer dx_unload
+	# shellcheck disable=SC2046 # dx_review_param: one word
+	insmod /dx/modules/devmemx.ko dmabuf_devmem_ops=0x"$(dx_ops_addr)" $(dx_review_param)
+	refused "no tcp_recvmsg_dmabuf= (modprobe gives it)" \
+		"no netdev_nl_bind_rx_doit= (modprobe gives it)"
+}
+dx_case no-address no_address
+
+# A review= that does not parse: ignored, with a log line; the kernel
+# then stands as if there were none (as the built-in table has it).
+malformed() {
+	reload review="0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf" review_release=0.0.0-dxtest
+	dmesg_new | grep -cxF "devmemx: review=0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf: not RELEASE,DEBIAN,FUNCTION:SIZE,... of known functions: ignored" >/dev/null ||
+		fail "no kernel log line for a malformed review="
+	refused "not reviewed for 0.0.0-dxtest: run devmemx-review" \
+		"not reviewed for 0.0.0-dxtest: run devmemx-review"
+}
+dx_case malformed malformed
