@@ -342,8 +342,7 @@ def read_items(tree, items=None):
                 files[it.path] = None
         lines = files[it.path]
         if lines is None:
-            out[it.name] = Missing('%s: %s is not in the source' %
-                                   (it.name, it.path))
+            out[it.name] = Missing('%s is not in the source' % it.path)
             continue
         try:
             first, last = FINDERS[it.kind](lines, it.name)
@@ -352,3 +351,8 @@ def read_items(tree, items=None):
             continue
         out[it.name] = Text(it, normalise(lines[first:last + 1]), first + 1)
     return out
+
+
+def needed_paths():
+    """The tree's files the items read."""
+    return _items.paths()
