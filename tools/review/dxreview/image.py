@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# test/tok-review.py's kernel image: its sections (Image), its symbols
+# The review's kernel image: its sections (Image), its symbols
 # (Symbols, from System.map) and its BTF prototypes (BTF).
 import bisect
 import struct

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# test/tok-review.py's instruction model: objdump's disassembly of a range
+# The review's instruction model: objdump's disassembly of a range
 # (disasm), KASAN's stack frame records in it (asan_frame_pcs), and what
 # each instruction reads and writes (effects).
 import re
