@@ -28,23 +28,25 @@
 #
 # usage: tok-review.py [--entry] VMLINUX SYSTEM_MAP [FUNC...]
 # Prints one line per check and, with --entry, the sizes of the
-# tokens-reviewed.h entry (the two functions' and tcp_v4_destroy_sock's).
-# Exits 1 when a check fails.
+# tokens-reviewed.h entry (the two functions' and tcp_v4_destroy_sock's,
+# whose entry hook's checks then run too: binary.py's). Exits 1 when a
+# check fails.
 #
-# The checks live in devmemx-review's library, tools/review/dxreview;
-# this is their wrapper for make tok-review and the debug lane's build
-# (test/kbuild.sh).
+# The checks live in devmemx-review's library, tools/review/dxreview
+# (binary.py reviews the policies' hook too); this is their wrapper for
+# make tok-review and the debug lane's build (test/kbuild.sh).
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 '..', 'tools', 'review'))
+from dxreview.binary import (DESTROY, DESTROY_PROTO, REDIRECTED,  # noqa: E402
+                             check_entry_hook)
 from dxreview.checks import Kernel, check_redirect  # noqa: E402
 from dxreview.image import Fail  # noqa: E402
 
-FUNCS = ['tcp_recvmsg_dmabuf', 'sock_devmem_dontneed']
-DESTROY = 'tcp_v4_destroy_sock'
+FUNCS = REDIRECTED
 
 
 def main(argv):
@@ -59,9 +61,10 @@ def main(argv):
         k = Kernel(args[0], args[1])
         sizes = {f: check_redirect(k, f, print) for f in funcs}
         if entry:
-            # the close hook only watches tcp_v4_destroy_sock's entry, so
-            # its size is all it takes from the image
-            sizes[DESTROY] = k.size(DESTROY)
+            # the close hook only watches tcp_v4_destroy_sock's entry:
+            # an entry hook's checks, not a redirect's
+            sizes[DESTROY] = check_entry_hook(k, DESTROY, DESTROY_PROTO,
+                                              print)
     except (Fail, OSError, subprocess.CalledProcessError) as e:
         print('FAIL: %s' % e)
         return 1
