@@ -3,6 +3,7 @@
 # The checks (a) to (e) over a kernel image (a redirect's: check_redirect)
 # and the parts binary.py's other checks share: Kernel, the image read
 # once; fentry_offset, direct_branches, address_holders.
+import bisect
 import struct
 
 from .image import BTF, ENDBR, NOP5, Fail, Image, Symbols
@@ -283,27 +284,52 @@ def own_ranges(k, f):
     return own
 
 
+REL8_REACH = 0x82     # a 2-byte branch reaches -126..+129 from its start
+
+
+def near_holders(k, lo, hi):
+    """The symbols whose code lies within a rel8 branch's reach of
+    [lo, hi): the assembler makes a branch to a symbol in the same
+    section that near a short one, which no rel32 scan finds."""
+    syms = k.syms
+    first = syms.extent(lo - REL8_REACH)
+    starts = {first[1]} if first else set()
+    j = bisect.bisect_left(syms.addrs, lo - REL8_REACH)
+    while j < len(syms.addrs) and syms.addrs[j] < hi + REL8_REACH:
+        starts.add(syms.addrs[j])
+        j += 1
+    return [syms.extent(a) for a in sorted(starts)]
+
+
 def direct_branches(k, f):
-    """Every rel32 call or jump into @f from outside it, confirmed by
-    disassembly: [(site, target, mnemonic, holder, holder's start)]. Its
-    own code jumping to its start fails (a loop through the hook)."""
+    """Every call or jump into @f from outside it, rel32 (found by
+    scanning the kernel text) or rel8 (in the code around it), confirmed
+    by disassembly: [(site, target, mnemonic, holder, holder's start)].
+    Its own code jumping to its start fails (a loop through the hook)."""
     fa = k.syms.addr(f)
     own = own_ranges(k, f)
-    hits = []
-    for site, t, n in scan_rel32(k.img, fa, own[0][1]):
+    hi = own[0][1]
+    holders = {}
+    for site, t, n in scan_rel32(k.img, fa, hi):
         holder = k.syms.extent(site)
-        if not holder:
-            continue
-        hname, hs, he = holder
-        i = disasm(k.vmlinux, hs, he).get(site)
-        if i is None or i.ops == [] or i.ops[0].target != t:
-            continue                # bytes inside another instruction
-        if any(a <= site < b for a, b in own):
-            if t == fa:
-                raise Fail('(a) %s: its own code jumps to its start' % f)
-            continue
-        hits.append((site, t, i.mn, hname, hs))
-    return hits
+        if holder:
+            holders[holder[1]] = holder
+    for holder in near_holders(k, fa, hi):
+        sec = k.img.section(holder[1])
+        if sec and sec[4]:
+            holders[holder[1]] = holder
+    hits = []
+    for hname, hs, he in holders.values():
+        for i in disasm(k.vmlinux, hs, he).values():
+            t = i.ops[0].target if i.ops else None
+            if t is None or not fa <= t < hi:
+                continue
+            if any(a <= i.addr < b for a, b in own):
+                if t == fa:
+                    raise Fail('(a) %s: its own code jumps to its start' % f)
+                continue
+            hits.append((i.addr, t, i.mn, hname, hs))
+    return sorted(hits)
 
 
 def address_holders(k, f):
