@@ -283,6 +283,7 @@ __attribute__((naked)) int netdev_nl_bind_tx_doit(struct sk_buff *skb,
 	asm("endbr64\n"
 	    "call __fentry__\n"
 	    "xor %eax,%eax\n"
+	    "@NEAR@\n"
 	    "ret\n");
 }
 
@@ -317,7 +318,8 @@ build_hooks() {
 		sed -e 's/@DESTROY_HEAD@/endbr64\\ncall __fentry__/' \
 		-e 's/@DOIT_HEAD@/endbr64\\ncall __fentry__/' \
 		-e 's/@DOIT_ARGS@/struct sk_buff *skb, struct genl_info *info/' \
-		-e 's/@CMD@/NETDEV_CMD_BIND_RX/' -e 's/@ELSEWHERE@/nop/' >"$name.c"
+		-e 's/@CMD@/NETDEV_CMD_BIND_RX/' -e 's/@ELSEWHERE@/nop/' \
+		-e 's/@NEAR@/nop/' >"$name.c"
 	compile "$name"
 }
 
@@ -357,11 +359,15 @@ echo "$out" | grep -qF "its address only in netdev_nl_family's ops (0x" ||
 echo "$out" | grep -qx "sizes: .*$D 0x[0-9a-f]*, $N 0x10" ||
 	fail "hooks: the sizes line: $out"
 echo "# hooks: passes"
-# the destroy: no fentry site after its ENDBR; a jump past it
+# the destroy: no fentry site after its ENDBR; a jump past it, from a
+# function that calls it too, and a short one (2 bytes, the assembler's
+# choice that near) from one that does not
 expect_hook destroy-nofentry destroy "FAIL: (a) $D: no fentry site at +0 or after its ENDBR" \
 	-e 's/@DESTROY_HEAD@/endbr64\\nnop/'
 expect_hook destroy-past destroy "FAIL: (a) $D: other+0xa enters it at +0x9, past its fentry site" \
 	-e "s/@ELSEWHERE@/jmp $D+9/"
+expect_hook destroy-near destroy "FAIL: (a) $D: netdev_nl_bind_tx_doit+0xb enters it at +0x9, past its fentry site" \
+	-e "s/@NEAR@/jmp $D+9/"
 # the doit: its address in .data, the entry of another command, a direct
 # caller, no fentry site, another prototype, a clone
 build_hooks doit-elsewhere -e "s/@ELSEWHERE@/.pushsection .data\\\\n.quad $N\\\\n.popsection/"
@@ -383,4 +389,4 @@ out=$(hook doit-clone doit)
 echo "$out" | grep -qxF "doit: FAIL: (b) $N: GCC cloned it: $N.isra.0" ||
 	fail "doit-clone: a .isra clone passes: $out"
 echo "# doit-clone: $(echo "$out" | sed -n 's/^doit: //p')"
-echo "tok-review: the good images, a KASAN frame record and leave pass; 23 planted defects each fail with their own message"
+echo "tok-review: the good images, a KASAN frame record and leave pass; 24 planted defects each fail with their own message"
