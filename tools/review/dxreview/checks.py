@@ -255,7 +255,8 @@ def check_clone(k, f, out):
     clones = [n for n in k.syms.by_name
               if n.startswith(f + '.') and n != f + '.cold']
     if clones:
-        raise Fail('(b) %s: GCC cloned it: %s' % (f, ', '.join(sorted(clones))))
+        raise Fail('(b) %s: GCC cloned it: %s' %
+                   (f, ', '.join(sorted(clones))))
     out('  (b) no clone; parts: %s' %
         ', '.join(n for n in (f, f + '.cold') if n in k.syms.by_name))
 

@@ -171,7 +171,8 @@ class BTF:
         if kind == 13:
             return '%s (%s)' % (self.spell(st), ', '.join(
                 self.spell(t) for _, t in members) or 'void')
-        tag = {4: 'struct ', 5: 'union ', 6: 'enum ', 7: 'struct '}.get(kind, '')
+        tag = {4: 'struct ', 5: 'union ', 6: 'enum ',
+               7: 'struct '}.get(kind, '')
         return tag + (self.name(name) or '<anon>')
 
     def func_proto(self, fname):
