@@ -5,13 +5,16 @@
 #
 # review(vmlinux, system_map, out=print) -> (results, sizes)
 #   results: {'token-array': None or why, 'policies': None or why}, the
-#            first failed check of each (the function and the check named)
+#            first failed check of each (the function and the check named);
+#            an image that cannot be read fails both, with the same why
+#            (parts= picks other parts, for tests: 'destroy', 'doit')
 #   sizes:   {function: bytes, or None if System.map lacks it} for the four
 #            hooked functions, up to the next symbol: what the running
 #            kernel's kallsyms gives, which the module compares with its
 #            reviewed tables (tokens-reviewed.h, polhook.c).
 # Each check prints a line through @out, as test/tok-review.py does; a
-# failure prints "FAIL: why".
+# failure prints "FAIL: why". Checks are named as there, (a) to (e), and
+# (p): the BTF prototype the hook's thunk and body assume.
 #
 # token-array
 #   tcp_recvmsg_dmabuf, sock_devmem_dontneed: redirected (their bodies
@@ -41,7 +44,9 @@
 #    - its address held only by the bind-rx entry (NETDEV_CMD_BIND_RX) of
 #      the family's split ops table (netdev_nl_family.split_ops), whose
 #      doit member has that prototype, by __mcount_loc, and by KASAN
-#      frame records: no other pointer can call it unseen.
+#      frame records: no other pointer can call it unseen, with other
+#      arguments or a caller that knows its body. The table is the one
+#      the family registers (its split_ops), not one found by name.
 import struct
 import subprocess
 import sys
