@@ -28,18 +28,25 @@
 #
 # usage: tok-review.py [--entry] VMLINUX SYSTEM_MAP [FUNC...]
 # Prints one line per check and, with --entry, the sizes of the
-# tokens-reviewed.h entry (the two functions' and tcp_v4_destroy_sock's).
-# Exits 1 when a check fails.
+# tokens-reviewed.h entry (the two functions' and tcp_v4_destroy_sock's,
+# whose entry hook's checks then run too: binary.py's). Exits 1 when a
+# check fails.
+#
+# The checks live in devmemx-review's library, tools/review/dxreview
+# (binary.py reviews the policies' hook too); this is their wrapper for
+# make tok-review and the debug lane's build (test/kbuild.sh).
 import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tokreview.checks import review  # noqa: E402
-from tokreview.image import Fail, Symbols  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                '..', 'tools', 'review'))
+from dxreview.binary import (DESTROY, DESTROY_PROTO, REDIRECTED,  # noqa: E402
+                             check_entry_hook)
+from dxreview.checks import Kernel, check_redirect  # noqa: E402
+from dxreview.image import Fail  # noqa: E402
 
-FUNCS = ['tcp_recvmsg_dmabuf', 'sock_devmem_dontneed']
-DESTROY = 'tcp_v4_destroy_sock'
+FUNCS = REDIRECTED
 
 
 def main(argv):
@@ -51,20 +58,18 @@ def main(argv):
         return 2
     funcs = args[2:] or FUNCS
     try:
-        sizes = review(args[0], args[1], funcs, print)
-    except Fail as e:
-        print('FAIL: %s' % e)
-        return 1
-    except (OSError, subprocess.CalledProcessError) as e:
+        k = Kernel(args[0], args[1])
+        sizes = {f: check_redirect(k, f, print) for f in funcs}
+        if entry:
+            # the close hook only watches tcp_v4_destroy_sock's entry:
+            # an entry hook's checks, not a redirect's
+            sizes[DESTROY] = check_entry_hook(k, DESTROY, DESTROY_PROTO,
+                                              print)
+    except (Fail, OSError, subprocess.CalledProcessError) as e:
         print('FAIL: %s' % e)
         return 1
     if entry:
-        # the entry's sizes, in tokens-reviewed.h's order; the close hook
-        # only watches tcp_v4_destroy_sock's entry, so its size is all it
-        # takes from the image
-        syms = Symbols(args[1])
-        name, s, e = syms.extent(syms.addr(DESTROY))
-        sizes[DESTROY] = e - syms.addr(DESTROY)
+        # the entry's sizes, in tokens-reviewed.h's order
         print('entry sizes: ' + ', '.join(
             '%#x' % sizes[f] for f in FUNCS + [DESTROY] if f in sizes))
     print('reviewed: %s' % ', '.join(funcs))

@@ -117,6 +117,12 @@ build() {
 	sed -e "s/^//" "$@" image.c.in | sed -e 's/@HEAD@/call __fentry__/' \
 		-e 's/@R8A@/mov $16,%r8d/' -e 's/@AFTER@/nop/' \
 		-e 's/@LABELED@/xor %esi,%esi/' -e 's/@OTHER@/nop/' >"$name.c"
+	compile "$name"
+}
+
+# compile NAME: NAME.c to NAME.elf, with its BTF, and NAME.map.
+compile() {
+	local name=$1
 	gcc -O2 -g -fcf-protection=none -fno-pic -c -o "$name.o" "$name.c" ||
 		fail "$name: does not compile"
 	ld -static -Ttext=0xffffffff81000000 -e _start -o "$name.elf" "$name.o" ||
@@ -173,6 +179,8 @@ expect d-noproto "FAIL: (d) $L+0x35: a call to noproto, whose prototype the BTF 
 	-e 's/@AFTER@/call noproto/'
 expect d-unknown "FAIL: $L+0x35: an instruction the model does not know: cpuid" \
 	-e 's/@AFTER@/cpuid/'
+# gcc-16's frame epilogue after the call: leave reads %rbp, no leftover
+expect d-leave "" -e 's/@AFTER@/leave/'
 # (e): the int read as 64 or 8 bits
 expect e-wide "FAIL: (e) $L+0x35: mov %rax,%rdx reads the int the call returned as 64 bits" \
 	-e 's/@AFTER@/mov %rax,%rdx/'
@@ -207,4 +215,178 @@ out=$(python3 "$review" b-clone.elf b-clone.map $F 2>&1)
 [ "$(echo "$out" | tail -1)" = "FAIL: (b) $F: GCC cloned it: $F.isra.0" ] ||
 	fail "b-clone: a .isra clone passes: $out"
 echo "# b-clone: $(echo "$out" | tail -1)"
-echo "tok-review: the good image and a KASAN frame record pass; 15 planted defects each fail with their own message"
+
+# binary.py's other hooks, on a second image: tcp_v4_destroy_sock (an
+# entry hook) and netdev_nl_bind_rx_doit (redirected, called through the
+# netdev family's split ops, whose entry for NETDEV_CMD_BIND_RX holds
+# it). Both start with ENDBR and have their fentry site after it; other
+# calls the destroy directly, at +0, which an entry hook allows.
+cat >hooks.c.in <<'EOF'
+struct sock;
+struct sk_buff;
+struct genl_info;
+struct nla_policy;
+
+enum netdev_cmd { NETDEV_CMD_BIND_RX = 13, NETDEV_CMD_BIND_TX = 15 };
+enum netdev_cmd netdev_last_cmd;	/* the enum in the BTF */
+
+struct genl_split_ops {
+	union {
+		struct {
+			int (*pre_doit)(struct sk_buff *, struct genl_info *);
+			int (*doit)(struct sk_buff *, struct genl_info *);
+			void (*post_doit)(struct sk_buff *, struct genl_info *);
+		};
+		struct {
+			int (*start)(void *);
+			int (*dumpit)(struct sk_buff *, void *);
+			int (*done)(void *);
+		};
+	};
+	const struct nla_policy *policy;
+	unsigned int maxattr;
+	unsigned char cmd;
+	unsigned char internal_flags;
+	unsigned char flags;
+	unsigned char validate;
+};
+
+struct genl_family {
+	int id;
+	unsigned char n_split_ops;
+	const struct genl_split_ops *split_ops;
+};
+
+__attribute__((naked)) void __fentry__(void)
+{
+	asm("ret");
+}
+
+__attribute__((naked)) void tcp_v4_destroy_sock(struct sock *sk)
+{
+	asm("@DESTROY_HEAD@\n"
+	    "push %rbx\n"
+	    "pop %rbx\n"
+	    "ret\n");
+}
+
+__attribute__((naked)) int netdev_nl_bind_rx_doit(@DOIT_ARGS@)
+{
+	asm("@DOIT_HEAD@\n"
+	    "xor %eax,%eax\n"
+	    "ret\n");
+}
+
+__attribute__((naked)) int netdev_nl_bind_tx_doit(struct sk_buff *skb,
+		struct genl_info *info)
+{
+	asm("endbr64\n"
+	    "call __fentry__\n"
+	    "xor %eax,%eax\n"
+	    "@NEAR@\n"
+	    "ret\n");
+}
+
+static const struct genl_split_ops netdev_nl_ops[] = {
+	{ .cmd = NETDEV_CMD_BIND_TX, .doit = netdev_nl_bind_tx_doit },
+	{ .cmd = @CMD@, .doit = (void *)netdev_nl_bind_rx_doit },
+};
+
+struct genl_family netdev_nl_family = {
+	.split_ops = netdev_nl_ops,
+	.n_split_ops = 2,
+};
+
+__attribute__((naked)) int other(struct sock *sk)
+{
+	asm("call __fentry__\n"
+	    "call tcp_v4_destroy_sock\n"
+	    "@ELSEWHERE@\n"
+	    "ret\n");
+}
+
+void _start(void)
+{
+}
+EOF
+
+# build_hooks NAME SED...: as build, from hooks.c.in.
+build_hooks() {
+	local name=$1
+	shift
+	sed -e "s/^//" "$@" hooks.c.in |
+		sed -e 's/@DESTROY_HEAD@/endbr64\\ncall __fentry__/' \
+		-e 's/@DOIT_HEAD@/endbr64\\ncall __fentry__/' \
+		-e 's/@DOIT_ARGS@/struct sk_buff *skb, struct genl_info *info/' \
+		-e 's/@CMD@/NETDEV_CMD_BIND_RX/' -e 's/@ELSEWHERE@/nop/' \
+		-e 's/@NEAR@/nop/' >"$name.c"
+	compile "$name"
+}
+
+# hook NAME PART...: binary.py's review of image NAME, those parts only.
+hook() {
+	local name=$1
+	shift
+	PYTHONPATH=/src/tools/review python3 -m dxreview.binary \
+		"$name.elf" "$name.map" "$@" 2>&1
+}
+
+# expect_hook NAME PART "FAIL: ..." SED...: binary.py's PART (destroy or
+# doit) on image NAME, built with those seds, fails with that message.
+expect_hook() {
+	local name=$1 part=$2 want=$3 out rc
+	shift 3
+	build_hooks "$name" "$@"
+	out=$(hook "$name" "$part")
+	rc=$?
+	[ $rc = 1 ] || fail "$name: exit $rc, not 1: $out"
+	echo "$out" | grep -qxF -- "$part: $want" ||
+		fail "$name: wanted '$part: $want', got: $out"
+	echo "# $name: $want"
+}
+
+D=tcp_v4_destroy_sock
+N=netdev_nl_bind_rx_doit
+build_hooks hooks
+out=$(hook hooks destroy doit) ||
+	fail "hooks: the good image fails the review: $out"
+echo "$out" | grep -qx "destroy: passes" && echo "$out" | grep -qx "doit: passes" ||
+	fail "hooks: no passes lines: $out"
+echo "$out" | grep -qF "(a) fentry at +4; 1 direct branches into it, none past it" ||
+	fail "hooks: the destroy's entry line: $out"
+echo "$out" | grep -qF "its address only in netdev_nl_family's ops (0x" ||
+	fail "hooks: the doit's table line: $out"
+echo "$out" | grep -qx "sizes: .*$D 0x[0-9a-f]*, $N 0x10" ||
+	fail "hooks: the sizes line: $out"
+echo "# hooks: passes"
+# the destroy: no fentry site after its ENDBR; a jump past it, from a
+# function that calls it too, and a short one (2 bytes, the assembler's
+# choice that near) from one that does not
+expect_hook destroy-nofentry destroy "FAIL: (a) $D: no fentry site at +0 or after its ENDBR" \
+	-e 's/@DESTROY_HEAD@/endbr64\\nnop/'
+expect_hook destroy-past destroy "FAIL: (a) $D: other+0xa enters it at +0x9, past its fentry site" \
+	-e "s/@ELSEWHERE@/jmp $D+9/"
+expect_hook destroy-near destroy "FAIL: (a) $D: netdev_nl_bind_tx_doit+0xb enters it at +0x9, past its fentry site" \
+	-e "s/@NEAR@/jmp $D+9/"
+# the doit: its address in .data, the entry of another command, a direct
+# caller, no fentry site, another prototype, a clone
+build_hooks doit-elsewhere -e "s/@ELSEWHERE@/.pushsection .data\\\\n.quad $N\\\\n.popsection/"
+out=$(hook doit-elsewhere doit)
+echo "$out" | grep -qx "doit: FAIL: (a) $N: its address is at 0x[0-9a-f]* (.data, after [a-z_]*), not in netdev_nl_family's ops" ||
+	fail "doit-elsewhere: a pointer to it in .data passes: $out"
+echo "# doit-elsewhere: $(echo "$out" | sed -n 's/^doit: //p')"
+expect_hook doit-cmd doit "FAIL: (a) $N: netdev_nl_family's ops entry 1 holds it for cmd 15, not NETDEV_CMD_BIND_RX (13)" \
+	-e 's/@CMD@/NETDEV_CMD_BIND_TX/'
+expect_hook doit-direct doit "FAIL: (a) $N: other+0xa branches to it directly (+0x0)" \
+	-e "s/@ELSEWHERE@/call $N/"
+expect_hook doit-nofentry doit "FAIL: (a) $N: no fentry site at +0 or after its ENDBR" \
+	-e 's/@DOIT_HEAD@/endbr64\\nnop/'
+expect_hook doit-proto doit "FAIL: (p) $N: BTF gives int (struct sk_buff *, void *), not int (struct sk_buff *, struct genl_info *)" \
+	-e 's/@DOIT_ARGS@/struct sk_buff *skb, void *info/'
+cp hooks.elf doit-clone.elf
+{ cat hooks.map; echo "ffffffff81000100 t $N.isra.0"; } >doit-clone.map
+out=$(hook doit-clone doit)
+echo "$out" | grep -qxF "doit: FAIL: (b) $N: GCC cloned it: $N.isra.0" ||
+	fail "doit-clone: a .isra clone passes: $out"
+echo "# doit-clone: $(echo "$out" | sed -n 's/^doit: //p')"
+echo "tok-review: the good images, a KASAN frame record and leave pass; 24 planted defects each fail with their own message"

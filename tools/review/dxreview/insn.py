@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# test/tok-review.py's instruction model: objdump's disassembly of a range
+# The review's instruction model: objdump's disassembly of a range
 # (disasm), KASAN's stack frame records in it (asan_frame_pcs), and what
 # each instruction reads and writes (effects).
 import re
@@ -294,6 +294,10 @@ def effects(i):
     if fam == 'pop':
         wr(0)
         return reads, writes, '', None
+    if mn in ('leave', 'leaveq'):
+        # the frame's epilogue (gcc-16 keeps a frame pointer in
+        # sk_setsockopt): %rsp from %rbp, then %rbp popped
+        return reads + [('rbp', 64)], [('rsp', 64), ('rbp', 64)], '', None
     if mn in ('cltq', 'cdqe'):
         return reads + [('rax', 32)], [('rax', 64)], '', None
     if mn in ('cltd', 'cdq'):

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# test/tok-review.py's kernel image: its sections (Image), its symbols
+# The review's kernel image: its sections (Image), its symbols
 # (Symbols, from System.map) and its BTF prototypes (BTF).
 import bisect
 import struct
@@ -116,8 +116,16 @@ class BTF:
             q = p + 12
             extra = KIND_EXTRA.get(kind, 0)
             members = []
-            if kind == 13:
+            if kind == 13:          # params: (name, type)
                 members = [struct.unpack_from('<II', blob, q + 8 * k)
+                           for k in range(vlen)]
+            elif kind in (4, 5):    # members: (name, type, bit offset)
+                members = [struct.unpack_from('<III', blob, q + 12 * k)
+                           for k in range(vlen)]
+                if info >> 31:      # bitfield sizes in the top byte
+                    members = [(n, t, o & 0xffffff) for n, t, o in members]
+            elif kind == 6:         # enumerators: (name, value)
+                members = [struct.unpack_from('<Ii', blob, q + 8 * k)
                            for k in range(vlen)]
             q += extra * (vlen if kind in VLEN_KINDS else 1)
             self.types.append((kind, name, st, members))
@@ -147,6 +155,65 @@ class BTF:
             if kind == 7:
                 raise Fail('BTF: incomplete type %s' % self.name(name))
             raise Fail('BTF: no size for kind %d' % kind)
+
+    def spell(self, tid):
+        """@tid as C spells a parameter's type: 'struct sock *', 'int'."""
+        if tid == 0:
+            return 'void'
+        kind, name, st, members = self.types[tid]
+        if kind == 2:
+            inner = self.spell(st)
+            return inner + ('*' if inner.endswith('*') else ' *')
+        if kind == 10:
+            return 'const ' + self.spell(st)
+        if kind == 9:
+            return 'volatile ' + self.spell(st)
+        if kind == 13:
+            return '%s (%s)' % (self.spell(st), ', '.join(
+                self.spell(t) for _, t in members) or 'void')
+        tag = {4: 'struct ', 5: 'union ', 6: 'enum ',
+               7: 'struct '}.get(kind, '')
+        return tag + (self.name(name) or '<anon>')
+
+    def func_proto(self, fname):
+        """@fname's prototype spelled as C does, 'void (struct sock *)';
+        None if BTF has none or two that differ."""
+        spelled = set(self.spell(i) for i in self.funcs.get(fname, []))
+        return spelled.pop() if len(spelled) == 1 else None
+
+    def struct_member(self, sname, mname):
+        """(byte offset, type id) of struct @sname's member @mname;
+        None if BTF has no such struct, or two that differ."""
+        found = set()
+        for kind, name, st, members in self.types[1:]:
+            if kind == 4 and self.name(name) == sname:
+                found |= self.members_named(members, mname, 0)
+        return found.pop() if len(found) == 1 else None
+
+    def members_named(self, members, mname, base):
+        """(byte offset, type) of each member @mname, anonymous structs
+        and unions looked into (genl_split_ops keeps doit in one)."""
+        found = set()
+        for n, t, bits in members:
+            if bits % 8:
+                continue
+            if self.name(n) == mname:
+                found.add((base + bits // 8, t))
+            elif not n and self.types[t][0] in (4, 5):
+                found |= self.members_named(self.types[t][3], mname,
+                                            base + bits // 8)
+        return found
+
+    def struct_size(self, sname):
+        sizes = set(st for kind, name, st, _ in self.types[1:]
+                    if kind == 4 and self.name(name) == sname)
+        return sizes.pop() if len(sizes) == 1 else None
+
+    def enumerator(self, ename):
+        """The value of enumerator @ename, None if BTF has none."""
+        vals = set(v for kind, _, _, members in self.types[1:] if kind == 6
+                   for n, v in members if self.name(n) == ename)
+        return vals.pop() if len(vals) == 1 else None
 
     def proto(self, fname):
         """(argument registers with the bytes each carries, return bytes)"""

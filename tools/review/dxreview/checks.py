@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# test/tok-review.py's checks (a) to (e) over a kernel image: review().
+# The checks (a) to (e) over a kernel image (a redirect's: check_redirect)
+# and the parts binary.py's other checks share: Kernel, the image read
+# once; fentry_offset, direct_branches, address_holders.
+import bisect
 import struct
 
 from .image import BTF, ENDBR, NOP5, Fail, Image, Symbols
@@ -232,104 +235,200 @@ def scan_rel32(img, lo, hi):
     return hits
 
 
-def review(vmlinux, sysmap, funcs, out):
-    img = Image(vmlinux)
-    syms = Symbols(sysmap)
-    protos = BTF(img.btf())
-    sizes = {}
-    for f in funcs:
-        fa = syms.addr(f)
-        name, s, e = syms.extent(fa)
-        size = e - fa
-        sizes[f] = size
-        out('%s: %#x bytes at %#x' % (f, size, fa))
-        # (b)
-        clones = [n for n in syms.by_name
-                  if n.startswith(f + '.') and n != f + '.cold']
-        if clones:
-            raise Fail('(b) %s: GCC cloned it: %s' % (f, ', '.join(sorted(clones))))
-        out('  (b) no clone; parts: %s' %
-            ', '.join(n for n in (f, f + '.cold') if n in syms.by_name))
-        # (a) the entry
-        head = img.read(fa, 5)
-        if head[:4] == ENDBR:
-            raise Fail('(a) %s: starts with ENDBR: something may call it '
-                       'through a pointer' % f)
-        fentry = syms.by_name.get('__fentry__', [None])[0]
-        if head != NOP5 and not (head[0] == 0xe8 and fentry and
-                                 fa + 5 + struct.unpack_from('<i', head, 1)[0] == fentry):
-            raise Fail('(a) %s: no fentry site at +0' % f)
-        cold = syms.by_name.get(f + '.cold', [None])[0]
-        own = [(fa, e)]
-        if cold:
-            own.append(syms.extent(cold)[1:])
-        callers = {}
-        for site, t, n in scan_rel32(img, fa, e):
-            holder = syms.extent(site)
-            if not holder:
+class Kernel:
+    """One image read once: its bytes, symbols and BTF, for every check."""
+
+    def __init__(self, vmlinux, sysmap):
+        self.vmlinux = vmlinux
+        self.img = Image(vmlinux)
+        self.syms = Symbols(sysmap)
+        self.protos = BTF(self.img.btf())
+
+    def size(self, f):
+        """@f's size as kallsyms gives it: up to the next symbol."""
+        fa = self.syms.addr(f)
+        return self.syms.extent(fa)[2] - fa
+
+
+def check_clone(k, f, out):
+    """(b): a clone's callers would run code the hook never sees."""
+    clones = [n for n in k.syms.by_name
+              if n.startswith(f + '.') and n != f + '.cold']
+    if clones:
+        raise Fail('(b) %s: GCC cloned it: %s' %
+                   (f, ', '.join(sorted(clones))))
+    out('  (b) no clone; parts: %s' %
+        ', '.join(n for n in (f, f + '.cold') if n in k.syms.by_name))
+
+
+def fentry_offset(k, f):
+    """Where @f's fentry site is: 0, or 4 after an ENDBR; None if it has
+    none there (ftrace hooks that call, nothing else)."""
+    fa = k.syms.addr(f)
+    off = 4 if k.img.read(fa, 4) == ENDBR else 0
+    site = k.img.read(fa + off, 5)
+    if site == NOP5:
+        return off
+    fentry = k.syms.by_name.get('__fentry__', [None])[0]
+    if site[0] == 0xe8 and fentry and \
+            fa + off + 5 + struct.unpack_from('<i', site, 1)[0] == fentry:
+        return off
+    return None
+
+
+def own_ranges(k, f):
+    fa = k.syms.addr(f)
+    own = [(fa, k.syms.extent(fa)[2])]
+    cold = k.syms.by_name.get(f + '.cold', [None])[0]
+    if cold:
+        own.append(k.syms.extent(cold)[1:])
+    return own
+
+
+REL8_REACH = 0x82     # a 2-byte branch reaches -126..+129 from its start
+
+
+def near_holders(k, lo, hi):
+    """The symbols whose code lies within a rel8 branch's reach of
+    [lo, hi): the assembler makes a branch to a symbol in the same
+    section that near a short one, which no rel32 scan finds."""
+    syms = k.syms
+    first = syms.extent(lo - REL8_REACH)
+    starts = {first[1]} if first else set()
+    j = bisect.bisect_left(syms.addrs, lo - REL8_REACH)
+    while j < len(syms.addrs) and syms.addrs[j] < hi + REL8_REACH:
+        starts.add(syms.addrs[j])
+        j += 1
+    return [syms.extent(a) for a in sorted(starts)]
+
+
+def direct_branches(k, f):
+    """Every call or jump into @f from outside it, rel32 (found by
+    scanning the kernel text) or rel8 (in the code around it), confirmed
+    by disassembly: [(site, target, mnemonic, holder, holder's start)].
+    Its own code jumping to its start fails (a loop through the hook)."""
+    fa = k.syms.addr(f)
+    own = own_ranges(k, f)
+    hi = own[0][1]
+    holders = {}
+    for site, t, n in scan_rel32(k.img, fa, hi):
+        holder = k.syms.extent(site)
+        if holder:
+            holders[holder[1]] = holder
+    for holder in near_holders(k, fa, hi):
+        sec = k.img.section(holder[1])
+        if sec and sec[4]:
+            holders[holder[1]] = holder
+    hits = []
+    for hname, hs, he in holders.values():
+        for i in disasm(k.vmlinux, hs, he).values():
+            t = i.ops[0].target if i.ops else None
+            if t is None or not fa <= t < hi:
                 continue
-            hname, hs, he = holder
-            insns = disasm(vmlinux, hs, he)
-            i = insns.get(site)
-            if i is None or i.ops == [] or i.ops[0].target != t:
-                continue                # bytes inside another instruction
-            if any(a <= site < b for a, b in own):
+            if any(a <= i.addr < b for a, b in own):
                 if t == fa:
                     raise Fail('(a) %s: its own code jumps to its start' % f)
                 continue
-            if t != fa:
-                raise Fail('(a) %s: %s+%#x enters it at +%#x' %
-                           (f, hname, site - hs, t - fa))
-            if i.mn not in ('call', 'jmp'):
-                raise Fail('(a) %s: %s+%#x branches to it conditionally' %
-                           (f, hname, site - hs))
-            base_name = hname[:-5] if hname.endswith('.cold') else hname
-            callers.setdefault(base_name, []).append((site, i.mn))
-        if not callers:
-            raise Fail('(a) %s: no direct caller found' % f)
-        # absolute addresses: only __mcount_loc may hold one
-        mc = (syms.by_name.get('__start_mcount_loc', [0])[0],
-              syms.by_name.get('__stop_mcount_loc', [0])[0])
-        pat = struct.pack('<I', fa & 0xffffffff)
-        asan = asan_frame_pcs(vmlinux, fa, e)
-        for name, addr, off, size, execu in img.sections:
-            d = img.data[off:off + size]
-            p = d.find(pat)
-            while p >= 0:
-                va = addr + p
-                if not (mc[0] <= va < mc[1]) and va not in asan:
-                    raise Fail('(a) %s: its address is at %#x (%s, after %s)' %
-                               (f, va, name, (syms.extent(va) or ('?',))[0]))
-                p = d.find(pat, p + 1)
-        out('  (a) no ENDBR, fentry at +0, entered only at +0 by: %s' %
-            ', '.join('%s (%d %s)' % (c, len(v), v[0][1])
-                      for c, v in sorted(callers.items())))
-        need = protos.proto(f)
-        if need is None:
-            raise Fail('%s: no single BTF prototype' % f)
-        ret = need[1]
-        if ret != 4:
-            raise Fail('%s: returns %d bytes, not an int' % (f, ret))
-        for cname, sites in sorted(callers.items()):
-            cp = protos.proto(cname)
-            if cp is None:
-                raise Fail('%s: no single BTF prototype' % cname)
-            c = Caller(vmlinux, syms, cname)
-            labels = jump_labels(img, syms, c.parts)
-            alts = alt_sites(img, syms, c.parts)
-            if alts:
-                raise Fail('%s: patched sites (alternatives) at %s' %
-                           (cname, ', '.join('%#x' % a for a in alts)))
-            for site, mn in sites:
-                if mn != 'call':
-                    raise Fail('(a) %s: a tail call from %s' % (f, cname))
-                check_args(c, site, need[0], [(r, w * 8) for r, w in cp[0]],
-                           labels)
-                n = check_after(c, site, cp[1], protos, labels)
-                out('  (c) %s+%#x: %s written on every path; '
-                    '(d) (e) %d instructions after it read no leftover and '
-                    'the int as %%eax (%d instructions, %d static branches)' %
-                    (cname, site - c.entry,
-                     ' '.join('%s:%d' % (r, w * 8) for r, w in need[0]), n,
-                     len(c.insns), sum(map(len, labels.values()))))
-    return sizes
+            hits.append((i.addr, t, i.mn, hname, hs))
+    return sorted(hits)
+
+
+def address_holders(k, f):
+    """Where the image holds @f's absolute address (its low 32 bits: an
+    imm32 or a pointer), but __mcount_loc and KASAN frame records:
+    [(address, section)]."""
+    fa = k.syms.addr(f)
+    syms = k.syms
+    mc = (syms.by_name.get('__start_mcount_loc', [0])[0],
+          syms.by_name.get('__stop_mcount_loc', [0])[0])
+    pat = struct.pack('<I', fa & 0xffffffff)
+    asan = asan_frame_pcs(k.vmlinux, fa, own_ranges(k, f)[0][1])
+    found = []
+    for name, addr, off, size, execu in k.img.sections:
+        d = k.img.data[off:off + size]
+        p = d.find(pat)
+        while p >= 0:
+            va = addr + p
+            if not (mc[0] <= va < mc[1]) and va not in asan:
+                found.append((va, name))
+            p = d.find(pat, p + 1)
+    return found
+
+
+def where(k, va, section):
+    return '%#x (%s, after %s)' % (va, section,
+                                   (k.syms.extent(va) or ('?',))[0])
+
+
+def check_redirect(k, f, out):
+    """(a) to (e) for @f, whose body a hook replaces: its size."""
+    syms, protos = k.syms, k.protos
+    fa = syms.addr(f)
+    size = k.size(f)
+    out('%s: %#x bytes at %#x' % (f, size, fa))
+    check_clone(k, f, out)
+    # (a) the entry
+    if k.img.read(fa, 4) == ENDBR:
+        raise Fail('(a) %s: starts with ENDBR: something may call it '
+                   'through a pointer' % f)
+    if fentry_offset(k, f) != 0:
+        raise Fail('(a) %s: no fentry site at +0' % f)
+    callers = {}
+    for site, t, mn, hname, hs in direct_branches(k, f):
+        if t != fa:
+            raise Fail('(a) %s: %s+%#x enters it at +%#x' %
+                       (f, hname, site - hs, t - fa))
+        if mn not in ('call', 'jmp'):
+            raise Fail('(a) %s: %s+%#x branches to it conditionally' %
+                       (f, hname, site - hs))
+        base_name = hname[:-5] if hname.endswith('.cold') else hname
+        callers.setdefault(base_name, []).append((site, mn))
+    if not callers:
+        raise Fail('(a) %s: no direct caller found' % f)
+    # absolute addresses: only __mcount_loc may hold one
+    for va, sname in address_holders(k, f):
+        raise Fail('(a) %s: its address is at %s' % (f, where(k, va, sname)))
+    out('  (a) no ENDBR, fentry at +0, entered only at +0 by: %s' %
+        ', '.join('%s (%d %s)' % (c, len(v), v[0][1])
+                  for c, v in sorted(callers.items())))
+    need = protos.proto(f)
+    if need is None:
+        raise Fail('%s: no single BTF prototype' % f)
+    ret = need[1]
+    if ret != 4:
+        raise Fail('%s: returns %d bytes, not an int' % (f, ret))
+    for cname, sites in sorted(callers.items()):
+        check_caller(k, f, need, cname, sites, out)
+    return size
+
+
+def check_caller(k, f, need, cname, sites, out):
+    """(c) to (e) at each of @cname's calls to @f."""
+    cp = k.protos.proto(cname)
+    if cp is None:
+        raise Fail('%s: no single BTF prototype' % cname)
+    c = Caller(k.vmlinux, k.syms, cname)
+    labels = jump_labels(k.img, k.syms, c.parts)
+    alts = alt_sites(k.img, k.syms, c.parts)
+    if alts:
+        raise Fail('%s: patched sites (alternatives) at %s' %
+                   (cname, ', '.join('%#x' % a for a in alts)))
+    for site, mn in sites:
+        if mn != 'call':
+            raise Fail('(a) %s: a tail call from %s' % (f, cname))
+        check_args(c, site, need[0], [(r, w * 8) for r, w in cp[0]],
+                   labels)
+        n = check_after(c, site, cp[1], k.protos, labels)
+        out('  (c) %s+%#x: %s written on every path; '
+            '(d) (e) %d instructions after it read no leftover and '
+            'the int as %%eax (%d instructions, %d static branches)' %
+            (cname, site - c.entry,
+             ' '.join('%s:%d' % (r, w * 8) for r, w in need[0]), n,
+             len(c.insns), sum(map(len, labels.values()))))
+
+
+def review(vmlinux, sysmap, funcs, out):
+    """(a) to (e) for each of @funcs: their sizes; Fail on the first
+    check that fails."""
+    k = Kernel(vmlinux, sysmap)
+    return {f: check_redirect(k, f, out) for f in funcs}
