@@ -45,6 +45,18 @@ ab-scale: all
 ab-profile: all
 	bash test/ab.sh -S profile
 
+# The review (doc/review.md) of every 7.x kernel of the build root, as
+# make all runs it: devmemx-review on each, entries in build/review/.
+review: root
+	$(ROOT_RUN) test/review.sh
+
+# A kernel whose source review failed: its new texts into
+# tools/review/reviewed/, to read (git diff) and commit as reviewed.
+review-accept: root
+	@[ -n "$(RELEASE)" ] || { echo "make review-accept RELEASE=KVER (with VERSION_DEB=DEBVER for a kernel the root has not installed)"; exit 2; }
+	$(ROOT_RUN) python3 /src/tools/review/devmemx-review $(RELEASE) $(if $(VERSION_DEB),--version $(VERSION_DEB)) \
+		--cache /src/.cache/review --source-only --accept /src/tools/review/reviewed
+
 # The compiler's side of the token-array review on each 7.x kernel's
 # image (its -dbg package, 1.2 GB each): test/tok-review.sh.
 tok-review: root
@@ -77,6 +89,10 @@ DKMS_FILES := dkms.conf VERSION uapi/linux/devmemx.h module/Kbuild \
 	$(wildcard module/*.c module/*.h module/generated/*.c module/generated/*.h \
 	driver-shims/sim/Kbuild driver-shims/sim/*.c driver-shims/sim/*.h)
 MAN_PAGES := $(wildcard man/*.8)
+# devmemx-review (tools/review): where it lives once installed.
+REVIEW_DIR := $(PREFIX)/lib/devmemx/review
+REVIEW_FILES := devmemx-review $(patsubst tools/review/%,%,$(wildcard tools/review/dxreview/*.py \
+	tools/review/reviewed/*/*.txt))
 # $(call DKMS_REMOVE[,OPTIONS]): this version out of dkms, for every
 # kernel, if dkms has it.
 DKMS_REMOVE = if dkms status -m devmemx -v $(VERSION) | grep -q .; then \
@@ -98,6 +114,15 @@ install-tools:
 	@# CLI looks (--family devmemx) and the uapi header.
 	install -D -m 644 uapi/devmemx.yaml $(DESTDIR)$(PREFIX)/share/ynl/specs/devmemx.yaml
 	install -D -m 644 uapi/linux/devmemx.h $(DESTDIR)$(PREFIX)/include/linux/devmemx.h
+	@# devmemx-review: the command, its library and the texts reviewed,
+	@# in one directory (it finds them beside itself), linked into sbin.
+	for f in $(REVIEW_FILES); do \
+		install -D -m 644 tools/review/$$f $(DESTDIR)$(REVIEW_DIR)/$$f || exit 1; \
+	done
+	chmod 755 $(DESTDIR)$(REVIEW_DIR)/devmemx-review
+	install -d $(DESTDIR)$(PREFIX)/sbin
+	ln -sf $(REVIEW_DIR)/devmemx-review $(DESTDIR)$(PREFIX)/sbin/devmemx-review
+	install -D -m 644 VERSION $(DESTDIR)$(REVIEW_DIR)/VERSION
 
 install-dkms-src:
 	for f in $(DKMS_FILES); do \
@@ -125,9 +150,10 @@ uninstall:
 		fi; \
 	done
 	@$(call DKMS_REMOVE)
-	rm -rf $(DESTDIR)$(DKMS_SRC) $(DESTDIR)/usr/lib/devmemx
+	rm -rf $(DESTDIR)$(DKMS_SRC) $(DESTDIR)/usr/lib/devmemx $(DESTDIR)$(REVIEW_DIR)
 	rm -f $(DESTDIR)/etc/modprobe.d/devmemx.conf \
 		$(DESTDIR)$(PREFIX)/sbin/devmemx $(DESTDIR)$(PREFIX)/sbin/devmemx-rx \
+		$(DESTDIR)$(PREFIX)/sbin/devmemx-review \
 		$(addprefix $(DESTDIR)$(PREFIX)/share/man/man8/,$(notdir $(MAN_PAGES)))
 	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/devmemx \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/devmemx-rx \
@@ -141,6 +167,7 @@ uninstall:
 
 # ---- inside the build root --------------------------------------------------
 in-root-build: build/tools/ncdevmem build/tools/ynl-bind build/tools/iou-zcrx
+	test/review.sh
 	set -e; for s in $(KERNELS); do test/kbuild.sh $$s /src/build; done
 	mkdir -p build/tools build/tools-asan
 	$(MAKE) -C tools O=/src/build/tools
@@ -267,7 +294,7 @@ in-root-check-version:
 	[ "$$c" = "$$v" ] || { echo "debian/changelog: version \"$$c\", VERSION $$v"; exit 1; }; \
 	echo "  VERSION $$v (dkms.conf, debian/changelog)"
 
-.PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale ab-profile tok-review check generate clean deb \
+.PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale ab-profile review review-accept tok-review check generate clean deb \
 	install install-tools \
 	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
 	in-root-check-version

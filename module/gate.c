@@ -204,13 +204,15 @@ void devmemx_gate_init(void)
 			return;
 		}
 		pr_info("review: the test entry of this build (%s)\n", e->build);
-	} else if (!devmemx_gate_debian(debian, sizeof(debian))) {
-		devmemx_gate_none("no Debian version in uname -v");
-		return;
-	} else if (strcmp(e->debian, debian)) {
-		devmemx_gate_none("not reviewed for Debian %s", debian);
-		return;
 	} else {
+		if (!devmemx_gate_debian(debian, sizeof(debian))) {
+			devmemx_gate_none("no Debian version in uname -v");
+			return;
+		}
+		if (strcmp(e->debian, debian)) {
+			devmemx_gate_none("not reviewed for Debian %s", debian);
+			return;
+		}
 		pr_info("review: %s entry for %s (Debian %s)\n",
 			e == &devmemx_gate_host ? "devmemx-review's" :
 						  "the built-in",

@@ -52,10 +52,13 @@ for f in /usr/sbin/devmemx /usr/sbin/devmemx-rx /etc/modprobe.d/devmemx.conf \
 	 /usr/lib/devmemx/modprobe-devmemx /usr/share/man/man8/devmemx.8.gz \
 	 /usr/share/man/man8/devmemx-rx.8.gz /usr/share/bash-completion/completions/devmemx \
 	 /usr/share/bash-completion/completions/devmemx-rx \
-	 /usr/share/ynl/specs/devmemx.yaml /usr/include/linux/devmemx.h; do
+	 /usr/share/ynl/specs/devmemx.yaml /usr/include/linux/devmemx.h \
+	 /usr/sbin/devmemx-review /usr/lib/devmemx/review/dxreview/binary.py; do
 	[ -e "$f" ] || fail "no $f after apt install"
 done
 /usr/sbin/devmemx --version | grep -qF "$v" || fail "devmemx --version: $(/usr/sbin/devmemx --version 2>&1)"
+/usr/sbin/devmemx-review --help | grep -q '^usage: devmemx-review' ||
+	fail "devmemx-review --help: $(/usr/sbin/devmemx-review --help 2>&1)"
 
 # A kernel whose headers arrive after the package: the hook that headers
 # packages run builds for it.

@@ -46,6 +46,16 @@ for f in share/man/man8/devmemx.8 share/man/man8/devmemx-rx.8 \
 done
 cmp -s /usr/local/share/ynl/specs/devmemx.yaml /src/uapi/devmemx.yaml ||
 	fail "the installed YNL spec differs from uapi/devmemx.yaml"
+# devmemx-review as installed finds its library and the reviewed texts:
+# the source side of 7.2's review, from the root's linux-source, passes.
+[ -L /usr/local/sbin/devmemx-review ] || fail "no /usr/local/sbin/devmemx-review"
+out=$(cd / && /usr/local/sbin/devmemx-review "$k72" --source /usr/src/linux-source-7.2.tar.xz \
+	--source-only -q --cache /tmp/review-cache 2>&1) ||
+	fail "the installed devmemx-review's source side on $k72: $out"
+grep -q "^devmemx-review: source: \([0-9]*\) of \1 items as reviewed" <<<"$out" ||
+	fail "the installed devmemx-review said: $out"
+echo "# make install: devmemx-review $(grep -o 'source: .* reviewed' <<<"$out")"
+rm -rf /tmp/review-cache
 
 make -s uninstall >/tmp/uninstall.log 2>&1 || { cat /tmp/uninstall.log; fail "make uninstall"; }
 snap >/tmp/after

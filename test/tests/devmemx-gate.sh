@@ -35,6 +35,9 @@ sizes_of() {
 	echo "$out"
 }
 TOKFNS="tcp_recvmsg_dmabuf sock_devmem_dontneed tcp_v4_destroy_sock"
+# logged LINE: the kernel said LINE (whole, its time stamp aside) since
+# the case began.
+logged() { dmesg_new | sed 's/^\[[^]]*\] //' | grep -cxF -- "$1" >/dev/null; }
 sizes=$(sizes_of $TOKFNS netdev_nl_bind_rx_doit)
 
 # state FEATURE STATE WHY: INFO's FEATURE (token-array, policies) and its
@@ -74,9 +77,9 @@ refused() {
 	local tok=$1 pol=$2 ref tokmsg polmsg id
 	state token-array unavailable "$tok"
 	state policies unavailable "$pol"
-	dmesg_new | grep -cxF "devmemx: no token array: $tok" >/dev/null ||
+	logged "devmemx: no token array: $tok" ||
 		fail "no kernel log line: no token array: $tok"
-	dmesg_new | grep -cxF "devmemx: no policies: $pol" >/dev/null ||
+	logged "devmemx: no policies: $pol" ||
 		fail "no kernel log line: no policies: $pol"
 	tokmsg="autorelease 0: $tok: use autorelease 1"
 	[ ${#tokmsg} -le 79 ] ||
@@ -117,10 +120,10 @@ dx_case as-loaded as_loaded
 # the built-in entry, logged; elsewhere no entry, naming the command.
 builtin_only() {
 	reload review=
-	if dmesg_new | grep -cxF "devmemx: review: the built-in entry for $DX_KVER (Debian $debian)" >/dev/null; then
+	if logged "devmemx: review: the built-in entry for $DX_KVER (Debian $debian)"; then
 		ready
 	elif [ -n "$DX_DEBUG" ]; then
-		dmesg_new | grep -cxF "devmemx: review: the test entry of this build ($(uname -v))" >/dev/null ||
+		logged "devmemx: review: the test entry of this build ($(uname -v))" ||
 			fail "the debug build did not take its test entry"
 		ready
 	else
@@ -137,7 +140,7 @@ override() {
 	local why="review_release is not this kernel's"
 	[ -z "$DX_DEBUG" ] || why=$nodeb
 	reload review="0.0.0-dxtest,$debian,$sizes" review_release=0.0.0-dxtest
-	dmesg_new | grep -cxF "devmemx: review: looking up release 0.0.0-dxtest (review_release)" >/dev/null ||
+	logged "devmemx: review: looking up release 0.0.0-dxtest (review_release)" ||
 		fail "no kernel log line for review_release"
 	refused "$why" "$why"
 }
@@ -191,9 +194,9 @@ wrong_address() {
 	dx_need_review token-array
 	dx_need_review policies
 	reload tcp_recvmsg_dmabuf=0x"$a" netdev_nl_bind_rx_doit=0x"$b"
-	dmesg_new | grep -cxF "devmemx: tcp_recvmsg_dmabuf=0x$a is not the address of tcp_recvmsg_dmabuf" >/dev/null ||
+	logged "devmemx: tcp_recvmsg_dmabuf=0x$a is not the address of tcp_recvmsg_dmabuf" ||
 		fail "no kernel log line for the wrong tcp_recvmsg_dmabuf="
-	dmesg_new | grep -cxF "devmemx: netdev_nl_bind_rx_doit=0x$b is not the address of netdev_nl_bind_rx_doit" >/dev/null ||
+	logged "devmemx: netdev_nl_bind_rx_doit=0x$b is not the address of netdev_nl_bind_rx_doit" ||
 		fail "no kernel log line for the wrong netdev_nl_bind_rx_doit="
 	refused "tcp_recvmsg_dmabuf: wrong address" "netdev_nl_bind_rx_doit: wrong address"
 }
@@ -218,7 +221,7 @@ dx_case no-address no_address
 # then stands as if there were none (as the built-in table has it).
 malformed() {
 	reload review="0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf" review_release=0.0.0-dxtest
-	dmesg_new | grep -cxF "devmemx: review=0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf: not RELEASE,DEBIAN,FUNCTION:SIZE,... of known functions: ignored" >/dev/null ||
+	logged "devmemx: review=0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf: not RELEASE,DEBIAN,FUNCTION:SIZE,... of known functions: ignored" ||
 		fail "no kernel log line for a malformed review="
 	refused "not reviewed for 0.0.0-dxtest: run devmemx-review" \
 		"not reviewed for 0.0.0-dxtest: run devmemx-review"

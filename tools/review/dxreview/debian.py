@@ -81,7 +81,7 @@ def source_tree(kver, debver, cache, log, say):
     if all(os.path.exists(os.path.join(dest, p)) for p in paths):
         say('source: %s %s, from the cache' % (pkg, debver))
         return dest
-    work = os.path.join(cache, 'download')
+    work = os.path.join(cache, 'download', kver)
     deb = download(pkg, debver, work, log, say)
     say('unpacking its tarball and the %d files read' % len(paths))
     tar = './usr/src/%s.tar.xz' % pkg
@@ -103,13 +103,19 @@ def image(kver, debver, cache, log, say):
     if all(os.path.isfile(f) for f in files):
         say('image: %s %s, from the cache' % (pkg, debver))
         return files
-    work = os.path.join(cache, 'download')
+    work = os.path.join(cache, 'download', kver)
     deb = download(pkg, debver, work, log, say)
     say('unpacking its vmlinux and System.map')
     os.makedirs(dest, exist_ok=True)
     m = './usr/lib/debug/lib/modules/%s' % kver
-    run(['sh', '-c', 'dpkg-deb --fsys-tarfile "$1" | '
+    # Debian's data.tar.xz is written in blocks: xz decompresses them on
+    # every CPU at once, where dpkg-deb reads one stream.
+    if 'data.tar.xz' in (output(['ar', 't', deb]) or '').split():
+        unpack = 'ar p "$1" data.tar.xz | xz -dc -T0'
+    else:
+        unpack = 'dpkg-deb --fsys-tarfile "$1"'
+    run(['bash', '-c', 'set -o pipefail; ' + unpack + ' | '
          'tar -xf - -C "$2" --strip-components=7 "$3/vmlinux" "$3/System.map"',
-         'sh', deb, dest, m], log)
+         'bash', deb, dest, m], log)
     os.unlink(deb)
     return files
