@@ -19,53 +19,35 @@ read -r kver kdir < <(awk -v s="$series" '$1 == s {
 	print $2, ($3 != "" ? $3 : "/lib/modules/" $2 "/build") }' /etc/devmemx-kernels) || true
 [ -n "${kver:-}" ] || { echo "no kernel $series in the build root (7.2-debug: make debug-kernel)" >&2; exit 1; }
 
-# A test build (7.2-debug) gets its own entry in the token array's review
-# (module/tokens-reviewed.h) once test/tok-review.py has passed on its
-# vmlinux: its sizes and the whole of its uname -v. Without it the token
-# array would be unavailable there, and the debug lane's checkers would
-# never reach the token path.
-tok_test() {
-	local log=$out/$kver/tok-review.log entry=$out/$kver/tokens-test.h sizes uts
+# A test build (7.2-debug) gets its own entry in the reviews
+# (module/reviewed.h): devmemx-review on its vmlinux and System.map and on
+# the linux-source it was built from (the root's), as a host reviews a
+# stock kernel, written as a C line naming the build by the whole of its
+# uname -v. Without it the token array and policies would be unavailable
+# there, and the debug lane's checkers would never reach their paths.
+gate_test() {
+	local log=$out/$kver/review.log entry=$out/$kver/gate-test.h src uts
 	mkdir -p "$out/$kver"
-	rm -f "$entry"
-	if ! python3 /src/test/tok-review.py --entry "$kdir/vmlinux" "$kdir/System.map" >"$log" 2>&1; then
-		sed 's/^/    /' "$log" >&2
-		echo "tok-review failed on $series ($kver): its modules get no token array; log: ${log#/src/}" >&2
-		return 1
-	fi
-	sizes=$(sed -n 's/^entry sizes: //p' "$log")
-	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$kdir/include/generated/utsversion.h")
-	[ -n "$sizes" ] && [ -n "$uts" ] ||
-		{ echo "no sizes in $log or no UTS_VERSION in $kdir" >&2; return 1; }
-	printf '{ "%s", NULL, %s, "%s" },\n' "$kver" "$sizes" "$uts" >"$entry"
-	echo "  TOK-REVIEW $series ($kver): passed; its test entry: $(cat "$entry")"
-	TEST_ARGS+=(DX_TOK_TEST="$entry")
-}
-# And one in the policies' review (module/polhook.c): the Debian version of
-# the linux-source it was built from (the module takes the entry only if
-# that version's doit was reviewed), netdev_nl_bind_rx_doit's size in its
-# System.map, and its uname -v.
-pol_test() {
-	local entry=$out/$kver/policy-test.h src size uts
 	rm -f "$entry"
 	src=$(dpkg-query -W -f '${Version}' "linux-source-${series%-debug}" 2>/dev/null) ||
 		{ echo "no linux-source-${series%-debug} in the build root: $series's source" >&2; return 1; }
-	# Its size as kallsyms gives it: up to the next symbol's address.
-	size=$(awk '{ a[NR] = $1 } $3 == "netdev_nl_bind_rx_doit" { at = $1 }
-		END { if (at == "") exit; for (i in a) if (a[i] > at && (n == "" || a[i] < n)) n = a[i]
-		      if (n != "") print n, at }' "$kdir/System.map")
-	size=${size:+$((16#${size% *} - 16#${size#* }))}
 	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$kdir/include/generated/utsversion.h")
-	[ -n "$size" ] && [ -n "$uts" ] ||
-		{ echo "no netdev_nl_bind_rx_doit in $kdir/System.map or no UTS_VERSION" >&2; return 1; }
-	printf '{ "%s", "%s", 0x%x, "%s" },\n' "$kver" "$src" "$size" "$uts" >"$entry"
-	echo "  POLICY $series ($kver): its test entry: $(cat "$entry")"
-	TEST_ARGS+=(DX_POL_TEST="$entry")
+	[ -n "$uts" ] || { echo "no UTS_VERSION in $kdir" >&2; return 1; }
+	if ! python3 /src/tools/review/devmemx-review "$kver" --version "$src" \
+		--source "/usr/src/linux-source-${series%-debug}.tar.xz" \
+		--image "$kdir/vmlinux" --map "$kdir/System.map" --cache /src/.cache/review \
+		--entry-c --build "$uts" -q >"$entry" 2>"$log"; then
+		sed 's/^/    /' "$log" >&2
+		echo "the review of $series ($kver) failed: its modules get no test entry; log: ${log#/src/}" >&2
+		return 1
+	fi
+	echo "  REVIEW $series ($kver): passed; its test entry: $(cat "$entry")"
+	TEST_ARGS+=(DX_GATE_TEST="$entry")
 }
 TEST_ARGS=()
 case $kdir in
 /lib/modules/*) ;;
-*) tok_test && pol_test || exit 1 ;;
+*) gate_test || exit 1 ;;
 esac
 
 build() {
