@@ -193,8 +193,11 @@ static int devmemx_pol_bind(struct genl_info *info, struct net_device *dev,
 	if (!hdr)
 		return -EMSGSIZE;
 	netdev_lock(dev);
-	/* Unregistering, or leaving the namespace: the kernel finds none. */
-	if (dev->reg_state != NETREG_REGISTERED ||
+	/*
+	 * Unregistering, or leaving the namespace (moving, or moved): the
+	 * kernel's lookup finds none (7.2 net/core/dev.c:1091).
+	 */
+	if (dev->reg_state != NETREG_REGISTERED || dev->moving_ns ||
 	    !net_eq(dev_net(dev), genl_info_net(info))) {
 		err = -ENODEV;
 		goto out;
