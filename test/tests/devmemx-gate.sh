@@ -227,3 +227,47 @@ malformed() {
 		"not reviewed for 0.0.0-dxtest: run devmemx-review"
 }
 dx_case malformed malformed
+
+# The loader (module/modprobe-devmemx --review): an entry of this kernel's
+# release becomes review=, its functions in its order; one of another
+# build (build id), one others may write and one root does not own are
+# ignored, each with a word on stderr; no entry, no parameter.
+loader() {
+	local d=/tmp/dx-review f rel=$DX_KVER got err
+	d=$(mktemp -d) f=$d/$rel
+	dx_defer rm -rf "$d"
+	printf '%s\n' "# a test entry" "release $rel" "debian $debian" \
+		"function sock_devmem_dontneed 0x340" "function netdev_nl_bind_rx_doit 0x5f0" \
+		"source tcp_recvmsg_dmabuf 0123456789abcdef" "failed token-array a reason" >"$f"
+	chmod 644 "$f"
+	got=$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)
+	expect_eq "$got" "review=$rel,$debian,sock_devmem_dontneed:0x340,netdev_nl_bind_rx_doit:0x5f0" \
+		"the loader's review= from an entry"
+	echo "build-id 00" >>"$f"
+	got=$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>/dev/null)
+	err=$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1 >/dev/null)
+	expect_eq "$got" "" "the loader's review= from another build's entry"
+	case $err in
+	"devmemx: $f is the review of another build of $rel (build id 00, running "*"): run devmemx-review again") ;;
+	*) fail "the loader on another build's entry said: $err" ;;
+	esac
+	sed -i '/^build-id/d' "$f"
+	chmod 664 "$f"
+	expect_eq "$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)" \
+		"devmemx: $f is writable by others than root: ignored (chmod 644 $f)" "the loader on a group-writable entry"
+	chmod 646 "$f"
+	expect_eq "$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)" \
+		"devmemx: $f is writable by others than root: ignored (chmod 644 $f)" "the loader on a world-writable entry"
+	chmod 644 "$f"
+	chown 65534 "$f"
+	expect_eq "$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)" \
+		"devmemx: $f is not root's: ignored" "the loader on an entry root does not own"
+	rm "$f"
+	expect_eq "$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)" "" "the loader without an entry"
+	# The running kernel's build id, as the loader reads it, is the one
+	# devmemx-review recorded from the -dbg image (where the root made one).
+	if [ -f "$DX_REVIEW_FILE" ] && grep -q '^build-id ' "$DX_REVIEW_FILE"; then
+		[ -n "$(dx_review_param)" ] || fail "the loader took no review= from $DX_REVIEW_FILE: $(/dx/modprobe-devmemx --review 2>&1)"
+	fi
+}
+dx_case loader loader

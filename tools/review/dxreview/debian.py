@@ -8,7 +8,7 @@ import os
 import shutil
 import subprocess
 
-from . import source
+from . import source, xzdeb
 
 
 class Error(Exception):
@@ -81,6 +81,13 @@ def source_tree(kver, debver, cache, log, say):
     if all(os.path.exists(os.path.join(dest, p)) for p in paths):
         say('source: %s %s, from the cache' % (pkg, debver))
         return dest
+    # The host's own linux-source, where it is that very version.
+    installed = '/usr/src/%s.tar.xz' % pkg
+    if installed_version(pkg) == debver and os.path.isfile(installed):
+        say('source: %s %s, installed: reading its %d files' %
+            (pkg, debver, len(paths)))
+        source.extract(installed, paths, dest, log)
+        return dest
     work = os.path.join(cache, 'download', kver)
     deb = download(pkg, debver, work, log, say)
     say('unpacking its tarball and the %d files read' % len(paths))
@@ -108,6 +115,17 @@ def image(kver, debver, cache, log, say):
     say('unpacking its vmlinux and System.map')
     os.makedirs(dest, exist_ok=True)
     m = './usr/lib/debug/lib/modules/%s' % kver
+    try:
+        want = {'%s/System.map' % m[1:]: files[1], '%s/vmlinux' % m[1:]: files[0]}
+        got = xzdeb.extract(deb, list(want))
+        for suffix, path in want.items():
+            with open(path + '.part', 'wb') as f:
+                f.write(got[suffix])
+            os.replace(path + '.part', path)
+        os.unlink(deb)
+        return files
+    except xzdeb.Unsupported as e:
+        log.write('the blocks of %s: %s; unpacking all of it\n' % (deb, e))
     # Debian's data.tar.xz is written in blocks: xz decompresses them on
     # every CPU at once, where dpkg-deb reads one stream.
     if 'data.tar.xz' in (output(['ar', 't', deb]) or '').split():
