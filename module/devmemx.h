@@ -255,10 +255,11 @@ static inline void devmemx_binding_unlock_dev(struct devmemx_binding *b,
  * binding.c, resize.c; binding.c -> import.c -> end.c -> queue.c ->
  * resize.c; binding.c -> niov.c, queue.c, resize.c; import.c -> check.c,
  * queue.c; dispatch.c -> binding.c, provider.c -> niov.c, resize.c;
- * tokhook.c -> dispatch.c, tokens.c -> binding.c, niov.c;
- * polhook.c -> policy.c, netlink.c, dispatch.c; policy.c -> netlink.c;
- * end.c -> policy.c; lease.c -> check.c.
- * check.c, niov.c and resize.c call no other file. Two calls go up, and
+ * tokhook.c -> gate.c, dispatch.c, tokens.c -> binding.c, niov.c;
+ * polhook.c -> gate.c, policy.c, netlink.c, dispatch.c; policy.c ->
+ * netlink.c; end.c -> policy.c; lease.c -> check.c; dispatch.c -> gate.c.
+ * gate.c (its own header, gate.h), check.c, niov.c and resize.c call no
+ * other file. Two calls go up, and
  * each only queues work: a token-array binding's free gives back the
  * hooks it held (devmemx_tokhook_put()), and the last policy's end asks
  * polhook.c to unhook (devmemx_polhook_idle()).
