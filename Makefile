@@ -53,14 +53,9 @@ review: root
 # A kernel whose source review failed: its new texts into
 # tools/review/reviewed/, to read (git diff) and commit as reviewed.
 review-accept: root
-	@[ -n "$(RELEASE)" ] || { echo "make review-accept RELEASE=KVER (with VERSION_DEB=DEBVER for a kernel the root has not installed)"; exit 2; }
-	$(ROOT_RUN) python3 /src/tools/review/devmemx-review $(RELEASE) $(if $(VERSION_DEB),--version $(VERSION_DEB)) \
+	@[ -n "$(RELEASE)" ] || { echo "make review-accept RELEASE=KVER (with DEBIAN=DEBVER for a kernel the root has not installed)"; exit 2; }
+	$(ROOT_RUN) python3 /src/tools/review/devmemx-review $(RELEASE) $(if $(DEBIAN),--debian $(DEBIAN)) \
 		--cache /src/.cache/review --source-only --accept /src/tools/review/reviewed
-
-# The compiler's side of the token-array review on each 7.x kernel's
-# image (its -dbg package, 1.2 GB each): test/tok-review.sh.
-tok-review: root
-	bash test/tok-review.sh
 
 check: all
 	$(ROOT_RUN) make -C /src in-root-check KERNELS="$(KERNELS)"
@@ -294,7 +289,7 @@ in-root-check-version:
 	[ "$$c" = "$$v" ] || { echo "debian/changelog: version \"$$c\", VERSION $$v"; exit 1; }; \
 	echo "  VERSION $$v (dkms.conf, debian/changelog)"
 
-.PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale ab-profile review review-accept tok-review check generate clean deb \
+.PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale ab-profile review review-accept check generate clean deb \
 	install install-tools \
 	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
 	in-root-check-version

@@ -126,9 +126,9 @@ static bool devmemx_gate_debian(char *buf, size_t len)
 }
 
 /*
- * review=RELEASE,DEBIAN,FUNCTION:SIZE,... into devmemx_gate_host; false,
+ * review=RELEASE,DEBIAN[,FUNCTION:SIZE...] into devmemx_gate_host; false,
  * with a log line, when it does not parse. A function it does not list
- * is one whose review did not pass there.
+ * is one whose review did not pass there (none: every feature failed).
  */
 static bool devmemx_gate_parse(void)
 {
@@ -157,34 +157,51 @@ static bool devmemx_gate_parse(void)
 	}
 	return true;
 bad:
-	pr_err("review=%s: not RELEASE,DEBIAN,FUNCTION:SIZE,... of known functions: ignored\n",
+	pr_err("review=%s: not RELEASE,DEBIAN[,FUNCTION:SIZE...] of known functions: ignored\n",
 	       devmemx_gate_review);
 	memset(e, 0, sizeof(*e));
 	return false;
 }
 
-/* The entry for @release: a built-in one first, then this host's. */
-static const struct devmemx_gate_entry *devmemx_gate_find(const char *release,
-							  bool host)
+/*
+ * Whether @e, an entry for the release looked up, names this very build:
+ * a test entry by its whole uname -v, any other by the Debian version in
+ * it. If not, says why.
+ */
+static bool devmemx_gate_same_build(const struct devmemx_gate_entry *e,
+				    const char *release)
 {
-	unsigned int i;
+	char debian[32];
 
-	for (i = 0; i < ARRAY_SIZE(devmemx_gate_reviewed); i++)
-		if (!strcmp(devmemx_gate_reviewed[i].release, release))
-			return &devmemx_gate_reviewed[i];
-	if (host && !strcmp(devmemx_gate_host.release, release))
-		return &devmemx_gate_host;
-	return NULL;
+	if (e->build) {
+		if (!strcmp(e->build, init_utsname()->version))
+			return true;
+		devmemx_gate_none("not the build of %s reviewed", release);
+	} else if (!devmemx_gate_debian(debian, sizeof(debian))) {
+		devmemx_gate_none("no Debian version in uname -v");
+	} else if (!strcmp(e->debian, debian)) {
+		return true;
+	} else {
+		devmemx_gate_none("not reviewed for Debian %s: run devmemx-review",
+				  debian);
+	}
+	return false;
 }
 
-/* Pick this kernel's entry, or say why it has none. */
+/*
+ * Pick this kernel's entry, or say why it has none. This host's review
+ * comes first: the loader passes it only for the very build it read (its
+ * build id), and where it failed, its failure stands. Then the built-in
+ * entries.
+ */
 void devmemx_gate_init(void)
 {
 	const char *release = init_utsname()->release;
-	const struct devmemx_gate_entry *e;
+	const struct devmemx_gate_entry *e = NULL;
 	bool host = false;
-	char debian[32];
+	unsigned int i;
 
+	devmemx_gate_none("no review of this kernel: run devmemx-review");
 	if (devmemx_gate_review && *devmemx_gate_review)
 		host = devmemx_gate_parse();
 	if (devmemx_gate_as && *devmemx_gate_as) {
@@ -192,32 +209,22 @@ void devmemx_gate_init(void)
 			devmemx_gate_as);
 		release = devmemx_gate_as;
 	}
-	e = devmemx_gate_find(release, host);
-	if (!e) {
-		devmemx_gate_none("not reviewed for %s: run devmemx-review",
-				  release);
+	if (host && !strcmp(devmemx_gate_host.release, release) &&
+	    devmemx_gate_same_build(&devmemx_gate_host, release))
+		e = &devmemx_gate_host;
+	for (i = 0; !e && i < ARRAY_SIZE(devmemx_gate_reviewed); i++)
+		if (!strcmp(devmemx_gate_reviewed[i].release, release) &&
+		    devmemx_gate_same_build(&devmemx_gate_reviewed[i], release))
+			e = &devmemx_gate_reviewed[i];
+	if (!e)
 		return;
-	}
-	if (e->build) {
-		if (strcmp(e->build, init_utsname()->version)) {
-			devmemx_gate_none("not the build of %s reviewed", release);
-			return;
-		}
+	if (e->build)
 		pr_info("review: the test entry of this build (%s)\n", e->build);
-	} else {
-		if (!devmemx_gate_debian(debian, sizeof(debian))) {
-			devmemx_gate_none("no Debian version in uname -v");
-			return;
-		}
-		if (strcmp(e->debian, debian)) {
-			devmemx_gate_none("not reviewed for Debian %s", debian);
-			return;
-		}
+	else
 		pr_info("review: %s entry for %s (Debian %s)\n",
 			e == &devmemx_gate_host ? "devmemx-review's" :
 						  "the built-in",
 			e->release, e->debian);
-	}
 	devmemx_gate_entry = e;
 	devmemx_gate_borrowed = strcmp(release, init_utsname()->release);
 }

@@ -33,7 +33,7 @@ gate_test() {
 		{ echo "no linux-source-${series%-debug} in the build root: $series's source" >&2; return 1; }
 	uts=$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$kdir/include/generated/utsversion.h")
 	[ -n "$uts" ] || { echo "no UTS_VERSION in $kdir" >&2; return 1; }
-	if ! python3 /src/tools/review/devmemx-review "$kver" --version "$src" \
+	if ! python3 /src/tools/review/devmemx-review "$kver" --debian "$src" \
 		--source "/usr/src/linux-source-${series%-debug}.tar.xz" \
 		--image "$kdir/vmlinux" --map "$kdir/System.map" --cache /src/.cache/review \
 		--entry-c --build "$uts" -q >"$entry" 2>"$log"; then

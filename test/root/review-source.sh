@@ -20,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 run() {
 	local name=$1
 	shift
-	python3 "$review" "$kver" --version "$debver" --cache "$work/cache" \
+	python3 "$review" "$kver" --debian "$debver" --cache "$work/cache" \
 		--source-only "$@" >"$work/$name.out" 2>&1
 	echo $? >"$work/$name.rc"
 }

@@ -127,8 +127,8 @@ builtin_only() {
 			fail "the debug build did not take its test entry"
 		ready
 	else
-		refused "not reviewed for $DX_KVER: run devmemx-review" \
-			"not reviewed for $DX_KVER: run devmemx-review"
+		refused "no review of this kernel: run devmemx-review" \
+			"no review of this kernel: run devmemx-review"
 	fi
 }
 dx_case builtin-only builtin_only
@@ -149,14 +149,14 @@ dx_case override override
 # No entry for the release looked up.
 unreviewed() {
 	reload review_release=0.0.0-none
-	refused "not reviewed for 0.0.0-none: run devmemx-review" \
-		"not reviewed for 0.0.0-none: run devmemx-review"
+	refused "no review of this kernel: run devmemx-review" \
+		"no review of this kernel: run devmemx-review"
 }
 dx_case unreviewed unreviewed
 
 # An entry for the release, of another Debian version.
 other_debian() {
-	local why="not reviewed for Debian $debian"
+	local why="not reviewed for Debian $debian: run devmemx-review"
 	[ -z "$DX_DEBUG" ] || why=$nodeb
 	reload review="0.0.0-dxtest,0.0-1,$sizes" review_release=0.0.0-dxtest
 	refused "$why" "$why"
@@ -174,6 +174,15 @@ review_failed() {
 	refused "$tok" "$pol"
 }
 dx_case review-failed review_failed
+
+# An entry with no function (both features' reviews failed there).
+none_passed() {
+	local tok="tcp_recvmsg_dmabuf: its review failed" pol="netdev_nl_bind_rx_doit: its review failed"
+	[ -z "$DX_DEBUG" ] || tok=$nodeb pol=$nodeb
+	reload review="0.0.0-dxtest,$debian" review_release=0.0.0-dxtest
+	refused "$tok" "$pol"
+}
+dx_case none-passed none_passed
 
 # An entry whose sizes are not this kernel's.
 other_size() {
@@ -221,10 +230,10 @@ dx_case no-address no_address
 # then stands as if there were none (as the built-in table has it).
 malformed() {
 	reload review="0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf" review_release=0.0.0-dxtest
-	logged "devmemx: review=0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf: not RELEASE,DEBIAN,FUNCTION:SIZE,... of known functions: ignored" ||
+	logged "devmemx: review=0.0.0-dxtest,$debian,tcp_recvmsg_dmabuf: not RELEASE,DEBIAN[,FUNCTION:SIZE...] of known functions: ignored" ||
 		fail "no kernel log line for a malformed review="
-	refused "not reviewed for 0.0.0-dxtest: run devmemx-review" \
-		"not reviewed for 0.0.0-dxtest: run devmemx-review"
+	refused "no review of this kernel: run devmemx-review" \
+		"no review of this kernel: run devmemx-review"
 }
 dx_case malformed malformed
 
@@ -262,6 +271,11 @@ loader() {
 	chown 65534 "$f"
 	expect_eq "$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)" \
 		"devmemx: $f is not root's: ignored" "the loader on an entry root does not own"
+	# every feature failed: the entry still stands, with no function
+	chown 0 "$f"
+	sed -i '/^function/d' "$f"
+	expect_eq "$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)" "review=$rel,$debian" \
+		"the loader's review= from an entry without functions"
 	rm "$f"
 	expect_eq "$(DEVMEMX_REVIEW_DIR=$d /dx/modprobe-devmemx --review 2>&1)" "" "the loader without an entry"
 	# The running kernel's build id, as the loader reads it, is the one
