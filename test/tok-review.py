@@ -27,14 +27,14 @@
 # the review: a person reads it, and the model learns it.
 #
 # usage: tok-review.py [--entry] VMLINUX SYSTEM_MAP [FUNC...]
-# Prints one line per check and, with --entry, the sizes of the
-# tokens-reviewed.h entry (the two functions' and tcp_v4_destroy_sock's,
-# whose entry hook's checks then run too: binary.py's). Exits 1 when a
-# check fails.
+# Prints one line per check and, with --entry, the sizes of the token
+# array's three functions in module/reviewed.h's order (tcp_v4_destroy_sock's
+# entry hook's checks then run too: binary.py's). Exits 1 when a check
+# fails.
 #
 # The checks live in devmemx-review's library, tools/review/dxreview
-# (binary.py reviews the policies' hook too); this is their wrapper for
-# make tok-review and the debug lane's build (test/kbuild.sh).
+# (binary.py reviews the policies' hook too; devmemx-review runs both);
+# this is their command line for test/root/tok-review.sh's plants.
 import os
 import subprocess
 import sys
@@ -69,7 +69,7 @@ def main(argv):
         print('FAIL: %s' % e)
         return 1
     if entry:
-        # the entry's sizes, in tokens-reviewed.h's order
+        # the entry's sizes, in module/reviewed.h's order
         print('entry sizes: ' + ', '.join(
             '%#x' % sizes[f] for f in FUNCS + [DESTROY] if f in sizes))
     print('reviewed: %s' % ', '.join(funcs))

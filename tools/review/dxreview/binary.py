@@ -10,8 +10,8 @@
 #            (parts= picks other parts, for tests: 'destroy', 'doit')
 #   sizes:   {function: bytes, or None if System.map lacks it} for the four
 #            hooked functions, up to the next symbol: what the running
-#            kernel's kallsyms gives, which the module compares with its
-#            reviewed tables (tokens-reviewed.h, polhook.c).
+#            kernel's kallsyms gives, which the module's gate (gate.c)
+#            compares with its entry's.
 # Each check prints a line through @out, as test/tok-review.py does; a
 # failure prints "FAIL: why". Checks are named as there, (a) to (e), and
 # (p): the BTF prototype the hook's thunk and body assume.
