@@ -362,7 +362,7 @@ int devmemx_polhook_on(struct netlink_ext_ack *extack)
 		if (strlen(devmemx_pol_why) <= DEVMEMX_POL_WHY_MAX)
 			NL_SET_ERR_MSG_FMT(extack, "no policies here: %s",
 					   devmemx_pol_why);
-		else	/* a long release name: the message would be cut */
+		else	/* a long why (a Debian version): it would be cut */
 			NL_SET_ERR_MSG(extack,
 				       "no policies here (see devmemx info)");
 		return -EOPNOTSUPP;

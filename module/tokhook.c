@@ -284,7 +284,7 @@ int devmemx_tokhook_check_bind(const struct nlattr *attr,
 	if (strlen(devmemx_tok_why) <= DEVMEMX_TOK_WHY_MAX)
 		NL_SET_ERR_MSG_FMT(extack, "autorelease 0: %s: use autorelease 1",
 				   devmemx_tok_why);
-	else	/* a long release name: the message would be cut */
+	else	/* a long why (a Debian version): it would be cut */
 		NL_SET_ERR_MSG(extack,
 			       "autorelease 0: no token array here (see devmemx info): use autorelease 1");
 	return -EOPNOTSUPP;
