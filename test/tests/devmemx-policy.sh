@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: policies: the hook on the kernel's netdev_nl_bind_rx_doit, its review gate for this release, the kernel's ncdevmem through it
 # Per-device policies (doc/policy.md): the kernel's ncdevmem, unchanged,
 # binds through the netdev family; under a policy devmemx serves that
 # bind-rx at 64K, show marks the binding and names ncdevmem, and the

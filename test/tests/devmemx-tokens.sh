@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: the token array: its review gate for this release and its hooks on tcp_recvmsg_dmabuf, sock_devmem_dontneed and the socket's destroy
 # The token array (doc/token-array.md): on a reviewed kernel INFO says
 # ready, autorelease 0 binds, and its tokens are niov indices, handed back
 # and given back at close; the hooks are there only while a token-array
