@@ -3,7 +3,9 @@
 # Host targets run on a Debian host as root; they make the build root
 # (test/mkroot.sh) and do the work inside it. The in-root-* targets are what
 # runs inside.
-KERNELS ?= 7.2 7.3
+# sid and cloud (test/mkroot.sh: unstable's newest 7.x, the 7.3 cloud
+# flavour) run only the matrix lane of make test (test/run.sh).
+KERNELS ?= 7.2 7.3 sid cloud
 ROOT_RUN := test/inroot.sh
 MODULES := module driver-shims/sim driver-shims/vram
 
@@ -141,6 +143,7 @@ uninstall:
 
 # ---- inside the build root --------------------------------------------------
 in-root-build: build/tools/ncdevmem build/tools/ynl-bind build/tools/iou-zcrx
+	$(MAKE) --no-print-directory in-root-review
 	set -e; for s in $(KERNELS); do test/kbuild.sh $$s /src/build; done
 	mkdir -p build/tools build/tools-asan
 	$(MAKE) -C tools O=/src/build/tools
@@ -149,6 +152,24 @@ in-root-build: build/tools/ncdevmem build/tools/ynl-bind build/tools/iou-zcrx
 		SANITIZE="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 	@# The test helpers (dx-*), for the VM tests.
 	$(MAKE) -C test/helpers O=$(CURDIR)/build/tools
+
+# ---- review every 7.x kernel the root has ----------------------------------
+# The one place it runs: make all (in-root-build), before the modules are
+# built, for each Debian 7.x kernel of /etc/devmemx-kernels (whatever the
+# KERNELS of this make; a test build with a build directory of its own,
+# 7.2-debug, is no Debian package and is left out). Here and not in
+# test/mkroot.sh: its inputs live in this tree (a root is rebuilt only when
+# mkroot.sh changes), and the -dbg packages it fetches stay in
+# .cache/review, which outlives the root. Until tools/review/devmemx-review
+# exists it says so and the build goes on.
+REVIEW := /src/tools/review/devmemx-review
+in-root-review:
+	@if [ ! -f $(REVIEW) ]; then echo "review: not available yet"; exit 0; fi; \
+	mkdir -p /var/lib/devmemx/review /src/.cache/review; \
+	for k in $$(awk '$$2 ~ /^7\./ && $$3 == "" { print $$2 }' /etc/devmemx-kernels | sort -u); do \
+		echo "  REVIEW $$k"; \
+		python3 $(REVIEW) $$k --out /var/lib/devmemx/review --cache /src/.cache/review || exit 1; \
+	done
 
 # The kernel's devmem reference client, ncdevmem, built from the kernel
 # source test/mkroot.sh put at /opt/linux (nothing of it lives here): its YNL
@@ -269,5 +290,5 @@ in-root-check-version:
 
 .PHONY: all root test test-big test-debug debug-kernel demo ab ab-scale ab-profile tok-review check generate clean deb \
 	install install-tools \
-	install-dkms-src uninstall in-root-build in-root-generate in-root-deb \
+	install-dkms-src uninstall in-root-build in-root-review in-root-generate in-root-deb \
 	in-root-check-version
