@@ -16,8 +16,11 @@ mkdir -p "$dir"
 log=$dir/fetch.log
 : >"$log"
 bad=0
-while read -r short kver; do
-	case $short in 7.*) ;; *) continue ;; esac
+while read -r short kver kdir; do
+	# Debian's 7.x kernels, whatever their series (sid, cloud); not a test
+	# build with a directory of its own (7.2-debug).
+	case $kver in 7.*) ;; *) continue ;; esac
+	[ -z "$kdir" ] || continue
 	d=$dir/$kver
 	if [ ! -s "$d/System.map" ] || [ ! -s "$d/version" ]; then
 		dx_log "$short: fetching linux-image-$kver-dbg (about 1.2 GB; log: $log)"
