@@ -19,8 +19,17 @@ PACKAGES=(
 # (coccinelle's spatch loads libpython3.X.so, which only the -dev package
 # provides, for the report scripts of make check's coccicheck; flex, bison,
 # libelf-dev and libssl-dev build the 7.2-debug kernel.)
-# The suite each kernel comes from.
-declare -A SUITE=([6.12]=trixie [7.2]=trixie-backports [7.3]=trixie-backports)
+# The kernels, by series (the first column of /etc/devmemx-kernels): the
+# suite each comes from and the ABI names it takes (a regex after
+# "linux-headers-"); the newest of those in that suite's index is picked.
+# sid: Debian unstable's newest 7.x (built with sid's gcc); cloud: the 7.3
+# cloud flavour (cloud GPU hosts run it).
+SERIES=(6.12 7.2 7.3 sid cloud)
+declare -A SUITE=([6.12]=trixie [7.2]=trixie-backports [7.3]=trixie-backports
+	[sid]=sid [cloud]=trixie-backports)
+declare -A ABI=([6.12]='6\.12\.[0-9.+a-z]*-amd64' [7.2]='7\.2\.[0-9.+a-z]*-amd64'
+	[7.3]='7\.3\.[0-9.+a-z]*-amd64' [sid]='7\.[0-9]+\.[0-9.+a-z]*-amd64'
+	[cloud]='7\.3\.[0-9.+a-z]*-cloud-amd64')
 
 recipe=$(sha256sum "$0" | cut -d' ' -f1)
 stamp=$DX_ROOT/etc/devmemx-recipe
@@ -51,7 +60,7 @@ log=$DX_CACHE/root.log
 step() { # n what; then the command
 	local n=$1 what=$2
 	shift 2
-	dx_log "[$n/4] $what"
+	dx_log "[$n/5] $what"
 	"$@" >>"$log" 2>&1 || {
 		tail -n 30 "$log" | sed 's/^/  | /' >&2
 		dx_die "making the build root failed at step $n ($what); whole log: $log"
@@ -65,21 +74,33 @@ step 1 "bootstrapping Debian trixie with the toolchain (mmdebstrap, a few minute
 	trixie "$DX_ROOT.new" \
 	"deb $mirror trixie main" "deb $mirror trixie-backports main"
 
-# Pick the newest ABI of each series from the package index, and say so.
+# Pick the newest ABI of each series from its suite's package index (not
+# apt-cache search, which mixes the suites: sid's 7.2 is newer than
+# backports'), and say so.
 newest() { # suite series
-	dx_in_root apt-cache search --names-only "^linux-headers-$2\.[0-9.+a-z]*-amd64$" |
-		awk '{ print $1 }' | sed 's/^linux-headers-//' | sort -V | tail -n1
+	cat "$DX_ROOT"/var/lib/apt/lists/*_dists_"$1"_main_binary-amd64_Packages 2>/dev/null |
+		sed -n 's/^Package: linux-headers-//p' | grep -xE "${ABI[$2]}" | sort -V | tail -n1
 }
 DX_ROOT=$DX_ROOT.new
-step 2 "reading the package index" dx_in_root apt-get update -q
+# sid, for its kernel only: its Release file here is expired
+# (check-valid-until=no), and it is pinned low, so that nothing comes from
+# it but what the sid kernel's packages pull (gcc-16, its libraries,
+# linux-kbuild).
+echo "deb [check-valid-until=no] $mirror sid main" >"$DX_ROOT/etc/apt/sources.list.d/sid.list"
+printf 'Package: *\nPin: release n=sid\nPin-Priority: 50\n' >"$DX_ROOT/etc/apt/preferences.d/sid"
+step 2 "reading the package index (trixie, trixie-backports, sid)" dx_in_root apt-get update -q
 : >"$DX_ROOT/etc/devmemx-kernels"
-pkgs=()
-for series in 6.12 7.2 7.3; do
+pkgs=() sid_pkgs=()
+for series in "${SERIES[@]}"; do
 	kver=$(newest "${SUITE[$series]}" "$series")
-	[ -n "$kver" ] || dx_die "no linux-headers-$series.*-amd64 in ${SUITE[$series]}"
+	[ -n "$kver" ] || dx_die "no linux-headers-${ABI[$series]} in ${SUITE[$series]}"
 	dx_log "      kernel $series: $kver (${SUITE[$series]})"
 	echo "$series $kver" >>"$DX_ROOT/etc/devmemx-kernels"
-	pkgs+=("linux-headers-$kver/${SUITE[$series]}" "linux-image-$kver/${SUITE[$series]}")
+	if [ "${SUITE[$series]}" = sid ]; then
+		sid_pkgs+=("linux-headers-$kver" "linux-image-$kver")
+	else
+		pkgs+=("linux-headers-$kver/${SUITE[$series]}" "linux-image-$kver/${SUITE[$series]}")
+	fi
 done
 # checkpatch.pl, the YNL generator and the kernel's devmem reference client
 # (ncdevmem) come from the kernel source. ncdevmem and its YNL library need
@@ -90,6 +111,23 @@ pkgs+=(linux-base/trixie-backports linux-source-7.2/trixie-backports
 step 3 "installing the kernels' headers and images, and linux-source-7.2" \
 	dx_in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q \
 	--no-install-recommends "${pkgs[@]}"
+# Then sid's, after the others, with sid as the target release: its
+# headers need gcc-16, which needs sid's libgcc-s1, libcc1-0, libstdc++6
+# ... (at pin 50 apt would not upgrade those, and "pkg/sid" reaches only
+# a package's own dependencies); what the first install put in (linux-base,
+# initramfs-tools) stays trixie's. Not by source package either: apt would
+# upgrade linux-source-7.2 (source linux, as sid's kernel) to sid's, and
+# /opt/linux and the 7.2-debug kernel are backports' 7.2 (linux-libc-dev,
+# 7.3 in backports, is newer than sid's 7.2 and stays).
+step 4 "installing sid's kernel (${sid_pkgs[*]})" \
+	dx_in_root env DEBIAN_FRONTEND=noninteractive INITRD=No apt-get install -y -q \
+	--no-install-recommends -t sid -o APT::Get::Upgrade-By-Source-Package=false \
+	"${sid_pkgs[@]}"
+# What came from sid (the pin lets in only what its kernel pulls): the
+# installed versions no other suite has.
+from_sid=$(dx_in_root apt list --installed 2>/dev/null |
+	sed -n 's|^\([^/]*\)/unstable,now .*|\1|p' | paste -sd' ')
+dx_log "      from sid (pinned at 50): ${from_sid:-nothing}"
 src=$(ls "$DX_ROOT"/usr/src/linux-source-7.2.tar.xz)
 mkdir -p "$DX_ROOT/opt/linux"
 tar -xJf "$src" -C "$DX_ROOT/opt/linux" --strip-components=1 --wildcards \
@@ -116,7 +154,7 @@ done
 # client (iou-zcrx) needs a liburing with zcrx (trixie's 2.9 has none; sid's
 # liburing-dev is unpacked in /opt/liburing, and iou-zcrx linked statically
 # with its liburing.a). devmemx-rx itself uses no liburing.
-dx_log "[4/4] sparse, ethtool and liburing from sid"
+dx_log "[5/5] sparse, ethtool and liburing from sid"
 curl -fsS "$mirror/dists/sid/main/binary-amd64/Packages.xz" | xz -dc \
 	>"$DX_ROOT/tmp/sid-packages"
 sid_deb() { # package -> downloads it to $DX_ROOT/tmp/$1.deb

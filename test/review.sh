@@ -48,5 +48,5 @@ result() {
 export -f review result
 export out cache
 
-awk '$1 !~ /-debug$/ && $2 ~ /^[7-9]\./ { print $2 }' /etc/devmemx-kernels |
+awk '$1 !~ /-debug$/ && $2 ~ /^[7-9]\./ { print $2 }' /etc/devmemx-kernels | sort -u |
 	xargs -r -n1 -P2 bash -c 'review "$1"' review

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # dx-lanes: main iommu
+# dx-matrix: the provider's basic verified flow: the ftrace redirect of the in-tree ops, niovs of 4K to 128K, every byte verified, nothing left
 # devmemx bindings with niovs of 4K to the sim's 128K on 7.2 and 7.3:
 # payloads below, at and across the niov size, every byte verified, MTU
 # 9000 and 1500; fragments never cross a niov, and exceed 4K where the niov

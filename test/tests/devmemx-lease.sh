@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: queue leasing: the kernel's queue-create and netkit, the provider installed on the physical queue a lease names
 # Queues leased to a pod, as 7.2's queue-create gives a container's netkit
 # one of the NIC's queues (doc/lease.md). devmemx binds the netkit's queue
 # from the pod's namespace and puts the provider on dxsim1's queue, as

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: policies: the hook on the kernel's netdev_nl_bind_rx_doit, its review gate for this release, the kernel's ncdevmem through it
 # Per-device policies (doc/policy.md): the kernel's ncdevmem, unchanged,
 # binds through the netdev family; under a policy devmemx serves that
 # bind-rx at 64K, show marks the binding and names ncdevmem, and the
@@ -7,7 +8,6 @@
 # it. Refusals name what to change and leave nothing. A container's
 # policy is its own, and ends with it. On a kernel whose review failed
 # for policies (devmemx-gate tests the gate), skipped with its reason.
-# dx-matrix: yes
 . /dx/guestlib.sh
 
 dx_need_review policies

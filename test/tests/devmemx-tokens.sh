@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: the token array: its hooks on tcp_recvmsg_dmabuf, sock_devmem_dontneed and the socket's destroy, where this release's review passed
 # The token array (doc/token-array.md): where the gate allows it (the
 # review passed, devmemx-gate tests every refusal) INFO says ready,
 # autorelease 0 binds, and its tokens are niov indices, handed back and
 # given back at close; the hooks are there only while a token-array
 # binding is. autorelease 1 binds and show says xarray. On a kernel whose
 # review failed, the test is skipped with the review's reason.
-# dx-matrix: yes
 . /dx/guestlib.sh
 
 dx_need_review token-array

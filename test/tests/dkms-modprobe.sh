@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: what a user of this kernel meets: dkms's build (the root test deb) loaded by modprobe with addresses from /proc/kallsyms
 # What dkms built in the root test deb, installed where dkms installs it,
 # with the package's modprobe.d file and loader: "modprobe devmemx" loads it
 # (the ops address and the token array's read from /proc/kallsyms), a

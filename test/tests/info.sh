@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: loads with the ops address of this kernel, refuses a wrong one; INFO's features and the token-array and policy gates for this release
 # devmemx loads (and refuses to without the ops address, or with a wrong
 # one), INFO reports the version, this kernel's features, its hooks, no
 # live objects, the token array (devmemx-tokens) and policies
 # (devmemx-policy); it unloads.
-# dx-matrix: yes
 . /dx/guestlib.sh
 
 case $DX_SERIES in

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# dx-matrix: the kernel's own devmem client through the sim: this kernel's in-tree devmem, its bind-rx and its queue restarts, on which the provider stands
 # The kernel's own devmem reference client, ncdevmem (built from Debian's
 # linux-source-7.2, tools/testing/selftests/drivers/net/hw/ncdevmem.c),
 # through devmemx_sim as a new user would run it: its bind self-tests, then
