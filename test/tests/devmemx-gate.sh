@@ -9,7 +9,6 @@
 # kernel ready. A review entry for this very kernel, as devmemx-review
 # writes it, makes both ready; and the built-in table alone answers for
 # the kernels the project reviewed.
-# dx-matrix: the gate: every refusal of the token array and policies, and this release's review as the loader passes it
 . /dx/guestlib.sh
 
 dx_sim_devmem
