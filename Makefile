@@ -89,7 +89,7 @@ MAN_PAGES := $(wildcard man/*.8)
 # devmemx-review (tools/review): where it lives once installed.
 REVIEW_DIR := $(PREFIX)/lib/devmemx/review
 REVIEW_FILES := devmemx-review $(patsubst tools/review/%,%,$(wildcard tools/review/dxreview/*.py \
-	tools/review/reviewed/*/*.txt))
+	tools/review/reviewed/*/*.txt tools/review/reviewed/README))
 # $(call DKMS_REMOVE[,OPTIONS]): this version out of dkms, for every
 # kernel, if dkms has it.
 DKMS_REMOVE = if dkms status -m devmemx -v $(VERSION) | grep -q .; then \

@@ -36,6 +36,8 @@ def check_store(store):
     if not os.path.isdir(store):
         return ['%s: no such directory' % store]
     for name in sorted(os.listdir(store)):
+        if name == 'README':
+            continue
         if name not in names:
             bad.append('%s/%s: no item of that name' % (store, name))
             continue
