@@ -6,6 +6,10 @@
 # sid and cloud (test/mkroot.sh: unstable's newest 7.x, the 7.3 cloud
 # flavour) run only the matrix lane of make test (test/run.sh).
 KERNELS ?= 7.2 7.3 sid cloud
+# make check's sparse and W=1 builds: the two series devmemx targets, on the
+# compiler their kernels were built with (sid's gcc moves with the archive:
+# a new warning there is news for a person, not a reason for CI to fail).
+CHECK_KERNELS ?= 7.2 7.3
 ROOT_RUN := test/inroot.sh
 MODULES := module driver-shims/sim driver-shims/vram
 
@@ -60,7 +64,7 @@ review-accept: root
 		--cache /src/.cache/review --source-only --accept /src/tools/review/reviewed
 
 check: all
-	$(ROOT_RUN) make -C /src in-root-check KERNELS="$(KERNELS)"
+	$(ROOT_RUN) make -C /src in-root-check KERNELS="$(CHECK_KERNELS)"
 
 generate: root
 	$(ROOT_RUN) make -C /src in-root-generate
