@@ -8,7 +8,7 @@
 # and the installed modprobe files in build/dkms/ for the VM test
 # dkms-modprobe.
 . /src/test/rootlib.sh
-watched="/usr/src /usr/sbin /usr/share/ynl /usr/include/linux /usr/share/man/man8 /usr/share/bash-completion /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules"
+watched="/usr/src /usr/sbin /usr/share/ynl /usr/include/linux /usr/share/man/man8 /usr/share/bash-completion /etc/modprobe.d /usr/lib/devmemx /var/lib/dkms /lib/modules /var/lib/devmemx /var/cache/devmemx"
 snap >/tmp/before
 
 cd /src
@@ -82,6 +82,12 @@ done
 [ -d build/dkms/"$k72" ] && [ -d build/dkms/"$k73" ] || fail "build/dkms lacks $k72 or $k73: $(ls build/dkms)"
 cp /etc/modprobe.d/devmemx.conf /usr/lib/devmemx/modprobe-devmemx build/dkms/
 
+# What devmemx-review leaves (its cache; an entry) goes with the purge.
+out=$(devmemx-review "$k72" --source /usr/src/linux-source-7.2.tar.xz --source-only -q 2>&1) ||
+	fail "the packaged devmemx-review's source side on $k72: $out"
+[ -d /var/cache/devmemx/review/source ] || fail "devmemx-review kept nothing in /var/cache/devmemx/review"
+echo "release $k72" >/var/lib/devmemx/review/"$k72" 2>/dev/null ||
+	{ mkdir -p /var/lib/devmemx/review && echo "release $k72" >/var/lib/devmemx/review/"$k72"; }
 DEBIAN_FRONTEND=noninteractive apt-get purge -y devmemx-dkms devmemx-tools >/tmp/purge.log 2>&1 ||
 	{ tail -n 40 /tmp/purge.log; fail "apt purge"; }
 snap >/tmp/after
