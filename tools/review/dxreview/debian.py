@@ -3,6 +3,7 @@
 linux-source tarball and the -dbg image. Only the files a review reads are
 kept (in the cache); the .deb and the tarball are deleted once read."""
 
+import fcntl
 import glob
 import os
 import shutil
@@ -78,6 +79,15 @@ def source_tree(kver, debver, cache, log, say):
     pkg = 'linux-source-' + series(kver)
     dest = os.path.join(cache, 'source', '%s_%s' % (pkg, debver))
     paths = source.needed_paths()
+    # Flavours of one source (-amd64, -cloud-amd64) share this directory:
+    # two reviews at once take turns.
+    os.makedirs(os.path.dirname(dest), exist_ok=True)
+    with open(dest + '.lock', 'w') as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _source_tree(pkg, kver, debver, dest, paths, cache, log, say)
+
+
+def _source_tree(pkg, kver, debver, dest, paths, cache, log, say):
     if all(os.path.exists(os.path.join(dest, p)) for p in paths):
         say('source: %s %s, from the cache' % (pkg, debver))
         return dest
