@@ -177,14 +177,15 @@ static bool devmemx_gate_same_build(const struct devmemx_gate_entry *e,
 		if (!strcmp(e->build, init_utsname()->version))
 			return true;
 		devmemx_gate_none("not the build of %s reviewed", release);
-	} else if (!devmemx_gate_debian(debian, sizeof(debian))) {
-		devmemx_gate_none("no Debian version in uname -v");
-	} else if (!strcmp(e->debian, debian)) {
-		return true;
-	} else {
-		devmemx_gate_none("not reviewed for Debian %s: run devmemx-review",
-				  debian);
+		return false;
 	}
+	if (!devmemx_gate_debian(debian, sizeof(debian))) {
+		devmemx_gate_none("no Debian version in uname -v");
+		return false;
+	}
+	if (!strcmp(e->debian, debian))
+		return true;
+	devmemx_gate_none("not reviewed for Debian %s: run devmemx-review", debian);
 	return false;
 }
 
