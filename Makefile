@@ -161,7 +161,7 @@ uninstall:
 		$(DESTDIR)$(PREFIX)/share/ynl/specs/devmemx.yaml \
 		$(DESTDIR)$(PREFIX)/include/linux/devmemx.h
 	@for d in share/man/man8 share/bash-completion/completions share/bash-completion \
-		  share/ynl/specs share/ynl include/linux; do \
+		  share/ynl/specs share/ynl include/linux lib/devmemx; do \
 		d=$(DESTDIR)$(PREFIX)/$$d; \
 		[ ! -d $$d ] || rmdir --ignore-fail-on-non-empty $$d; \
 	done
