@@ -6,9 +6,9 @@
  * body mirrors of it) the same text as reviewed, its binary checked, both
  * by devmemx-review. Such a kernel has an entry: its release, its Debian
  * version and the size the symbol table gives each function that passed.
- * Entries come from reviewed.h (the kernels the project reviewed, and a
- * test build's own) and from review=, the entry devmemx-review wrote on
- * this host, which the loader passes; a built-in entry comes first.
+ * Entries come from review=, the entry devmemx-review wrote on this host
+ * for this very build, which the loader passes, and then from reviewed.h
+ * (the kernels the project reviewed, and a test build's own).
  *
  * A function is allowed when this kernel's entry gives it a size, its
  * prototype is what devmemx's body takes (BTF, at build: probe.sh), its
@@ -45,7 +45,7 @@ MODULE_PARM_DESC(netdev_nl_bind_rx_doit,
 static char *devmemx_gate_review;
 module_param_named(review, devmemx_gate_review, charp, 0400);
 MODULE_PARM_DESC(review,
-		 "this host's review entry, RELEASE,DEBIAN,FUNCTION:SIZE,... (the loader reads it from /var/lib/devmemx/review/RELEASE)");
+		 "this host's review entry, RELEASE,DEBIAN[,FUNCTION:SIZE...] (the loader reads it from /var/lib/devmemx/review/RELEASE)");
 
 static char *devmemx_gate_as;
 module_param_named(review_release, devmemx_gate_as, charp, 0400);
@@ -257,8 +257,8 @@ static unsigned long devmemx_gate_destroy(char *why, size_t len)
 
 /*
  * @fn's address on this kernel, where its review passed and every check
- * above holds; else 0, and why (in @why, at most DEVMEMX_GATE_WHY_MAX
- * characters but for a release name).
+ * above holds; else 0, and why in @why. The whys are kept short, most to
+ * 45 characters or less, so that a refusal can quote them in an extack.
  */
 unsigned long devmemx_gate_addr(enum devmemx_gate_fn fn, char *why,
 				size_t len)

@@ -18,12 +18,6 @@ enum devmemx_gate_fn {
 	DEVMEMX_GATE_NFN,
 };
 
-/*
- * A why is at most this long (a release name aside), so that a refusal
- * quoting it ("autorelease 0: WHY: use autorelease 1") fits an extack.
- */
-#define DEVMEMX_GATE_WHY_MAX	45
-
 void devmemx_gate_init(void);
 unsigned long devmemx_gate_addr(enum devmemx_gate_fn fn, char *why,
 				size_t len);

@@ -21,7 +21,8 @@
 #include "generated/netlink.h"
 
 static unsigned long devmemx_pol_addr;	/* the gate's */
-static char devmemx_pol_why[80];	/* why policies are unavailable, or not */
+/* Why policies are unavailable (the gate's why), or not. */
+static char devmemx_pol_why[NETLINK_MAX_FMTMSG_LEN];
 /* The longest why POLICY-SET's refusal quotes whole. */
 #define DEVMEMX_POL_WHY_MAX \
 	(NETLINK_MAX_FMTMSG_LEN - sizeof("no policies here: "))
@@ -34,24 +35,13 @@ static atomic_t devmemx_pol_inflight = ATOMIC_INIT(0);
 static void devmemx_pol_work_fn(struct work_struct *w);
 static DECLARE_WORK(devmemx_pol_work, devmemx_pol_work_fn);
 
-static __printf(1, 2) void devmemx_pol_off(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(devmemx_pol_why, sizeof(devmemx_pol_why), fmt, ap);
-	va_end(ap);
-	pr_info("no policies: %s\n", devmemx_pol_why);
-}
-
 void devmemx_polhook_init(void)
 {
-	char why[NETLINK_MAX_FMTMSG_LEN];
-
-	devmemx_pol_addr = devmemx_gate_addr(DEVMEMX_GATE_BIND_RX, why,
-					     sizeof(why));
+	devmemx_pol_addr = devmemx_gate_addr(DEVMEMX_GATE_BIND_RX,
+					     devmemx_pol_why,
+					     sizeof(devmemx_pol_why));
 	if (!devmemx_pol_addr) {
-		devmemx_pol_off("%s", why);
+		pr_info("no policies: %s\n", devmemx_pol_why);
 		return;
 	}
 	devmemx_pol_ready = true;
@@ -362,7 +352,7 @@ int devmemx_polhook_on(struct netlink_ext_ack *extack)
 		if (strlen(devmemx_pol_why) <= DEVMEMX_POL_WHY_MAX)
 			NL_SET_ERR_MSG_FMT(extack, "no policies here: %s",
 					   devmemx_pol_why);
-		else	/* a long why (a Debian version): it would be cut */
+		else	/* it would be cut */
 			NL_SET_ERR_MSG(extack,
 				       "no policies here (see devmemx info)");
 		return -EOPNOTSUPP;

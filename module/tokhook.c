@@ -21,27 +21,14 @@
 #include "generated/netlink.h"
 
 /*
- * What INFO reports. The gate keeps an unavailable one's why to
- * DEVMEMX_GATE_WHY_MAX characters (a release name aside), so that the
- * refusal quoting it fits in an extack message; a longer one is not
- * quoted.
+ * What INFO reports: the state and why (the gate's, when unavailable).
+ * The refusal quotes a why up to DEVMEMX_TOK_WHY_MAX characters, the most
+ * that fits in an extack message beside its own words.
  */
 #define DEVMEMX_TOK_WHY_MAX \
 	(NETLINK_MAX_FMTMSG_LEN - sizeof("autorelease 0: : use autorelease 1"))
-static_assert(DEVMEMX_GATE_WHY_MAX == DEVMEMX_TOK_WHY_MAX);
 static enum devmemx_token_array devmemx_tok_state;
 static char devmemx_tok_why[NETLINK_MAX_FMTMSG_LEN];
-
-static __printf(1, 2) void devmemx_tok_off(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(devmemx_tok_why, sizeof(devmemx_tok_why), fmt, ap);
-	va_end(ap);
-	devmemx_tok_state = DEVMEMX_TOKEN_ARRAY_UNAVAILABLE;
-	pr_info("no token array: %s\n", devmemx_tok_why);
-}
 
 /*
  * The hooks: the two private functions redirected to tokens.c's bodies for
@@ -172,14 +159,15 @@ void devmemx_tokhook_init(void)
 		DEVMEMX_GATE_RECVMSG, DEVMEMX_GATE_DONTNEED, DEVMEMX_GATE_DESTROY,
 	};
 	unsigned long addr[ARRAY_SIZE(fns)];
-	char why[NETLINK_MAX_FMTMSG_LEN];
 	unsigned int i;
 
 	BUILD_BUG_ON(ARRAY_SIZE(fns) != ARRAY_SIZE(devmemx_tok_hooks));
 	for (i = 0; i < ARRAY_SIZE(fns); i++) {
-		addr[i] = devmemx_gate_addr(fns[i], why, sizeof(why));
+		addr[i] = devmemx_gate_addr(fns[i], devmemx_tok_why,
+					    sizeof(devmemx_tok_why));
 		if (!addr[i]) {
-			devmemx_tok_off("%s", why);
+			devmemx_tok_state = DEVMEMX_TOKEN_ARRAY_UNAVAILABLE;
+			pr_info("no token array: %s\n", devmemx_tok_why);
 			return;
 		}
 	}
@@ -284,7 +272,7 @@ int devmemx_tokhook_check_bind(const struct nlattr *attr,
 	if (strlen(devmemx_tok_why) <= DEVMEMX_TOK_WHY_MAX)
 		NL_SET_ERR_MSG_FMT(extack, "autorelease 0: %s: use autorelease 1",
 				   devmemx_tok_why);
-	else	/* a long why (a Debian version): it would be cut */
+	else	/* it would be cut */
 		NL_SET_ERR_MSG(extack,
 			       "autorelease 0: no token array here (see devmemx info): use autorelease 1");
 	return -EOPNOTSUPP;
